@@ -1,0 +1,136 @@
+// Package audit appends agentgate's escalation records to a JSON Lines
+// log.
+//
+// # Guarantees
+//
+// Every record is one line, written by a single write(2) on a file opened
+// with O_APPEND, while holding an exclusive flock(2) on it, and followed by
+// fsync before the lock is released. Many agentgate processes can append
+// at once: no line is torn, interleaved or lost, and a record that Append
+// reported written survives a crash of the machine. The directory is
+// created 0700 and the file 0600: the log names commands and directories.
+package audit
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/agentgate/agentgate/gate"
+)
+
+// Outcomes of an escalation.
+const (
+	OutcomeDeniedNonInteractive = "denied_noninteractive"
+	OutcomeDenied               = "denied"
+	OutcomeApprovedOnce         = "approved_once"
+	OutcomeApprovedSession      = "approved_session"
+	OutcomeAllowedBySession     = "allowed_by_session"
+	OutcomeDeniedSession        = "denied_session"
+	OutcomeDeniedBySession      = "denied_by_session"
+	OutcomeTimeout              = "timeout"
+	OutcomeInterrupted          = "interrupted"
+	OutcomeBreaker              = "breaker"
+	OutcomeBypassed             = "bypassed"
+	OutcomeDeniedReadonly       = "denied_readonly"
+)
+
+// Events: an escalation is recorded before anything runs; when an
+// approved command finishes, a result record with the same id follows.
+const (
+	EventEscalation = "escalation"
+	EventResult     = "result"
+)
+
+// Record is one line of the audit log.
+type Record struct {
+	Time     string        `json:"time"`
+	ID       string        `json:"id"`
+	Event    string        `json:"event"`
+	Command  string        `json:"command"`
+	Argv     []string      `json:"argv,omitempty"`
+	Cwd      string        `json:"cwd"`
+	Decision gate.Verdict  `json:"decision"`
+	Outcome  string        `json:"outcome"`
+	Reasons  []gate.Reason `json:"reasons"`
+	Risks    []gate.Risk   `json:"risks"`
+	Session  string        `json:"session"`
+	PID      int           `json:"pid"`
+	PPID     int           `json:"ppid"`
+	User     string        `json:"user"`
+	Host     string        `json:"host"`
+	Version  string        `json:"version"`
+	// Shell is the inspected structure of the command, when known.
+	Shell any `json:"shell,omitempty"`
+	// ExitCode and DurationMS are set on result records.
+	ExitCode   *int   `json:"exit_code,omitempty"`
+	DurationMS *int64 `json:"duration_ms,omitempty"`
+}
+
+// TimeFormat is RFC 3339 with milliseconds.
+const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+// MaxRecordBytes bounds one line. A command is at most 64 KiB and is
+// escaped at most sixfold in JSON; a record larger than this is refused,
+// which makes the command not run, rather than written in pieces.
+const MaxRecordBytes = 1 << 20
+
+// Append writes rec as one line to the log at path, creating the directory
+// (0700) and the file (0600) when needed.
+func Append(path string, rec Record) error {
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("encode audit record: %v", err)
+	}
+	return AppendLine(path, line)
+}
+
+// AppendLine writes one JSON line (without its newline) to the log.
+func AppendLine(path string, line []byte) error {
+	if len(line)+1 > MaxRecordBytes {
+		return fmt.Errorf("audit record of %d bytes is larger than %d", len(line), MaxRecordBytes)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("create audit log directory: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("open audit log: %w", err)
+	}
+	werr := appendLocked(f, append(line, '\n'))
+	cerr := f.Close()
+	return errors.Join(werr, cerr)
+}
+
+func appendLocked(f *os.File, buf []byte) error {
+	fd := int(f.Fd())
+	if err := flock(fd, unix.LOCK_EX); err != nil {
+		return fmt.Errorf("lock audit log %s: %w", f.Name(), err)
+	}
+	defer flock(fd, unix.LOCK_UN) //nolint:errcheck // closing the file releases it too
+	n, err := f.Write(buf)
+	if err != nil {
+		return fmt.Errorf("write audit log %s: %w", f.Name(), err)
+	}
+	if n != len(buf) {
+		return fmt.Errorf("write audit log %s: short write (%d of %d bytes)", f.Name(), n, len(buf))
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("sync audit log %s: %w", f.Name(), err)
+	}
+	return nil
+}
+
+// flock retries on EINTR, which a signal forwarded by agentgate can cause.
+func flock(fd, how int) error {
+	for {
+		err := unix.Flock(fd, how)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/visible"
+)
+
+// CheckOptions are the inputs of "agentgate check".
+type CheckOptions struct {
+	Env  *Env
+	Args []string
+	JSON bool
+}
+
+func newCmdCheck(env *Env, runF func(*CheckOptions) error) *cobra.Command {
+	o := &CheckOptions{Env: env}
+	c := &cobra.Command{
+		Use:   "check [--json] -- COMMAND...",
+		Short: "Show what the gate would decide, and why, without running anything",
+		Long: `Show the decision for COMMAND and the whole reason chain. Nothing runs and
+no audit record is written.
+
+Exit status: 0 when the command would run without asking, 1 when it would
+ask, 3 when it would be denied, 2 for a usage error.`,
+		Example: `  agentgate check -- 'find . -name "*.go" -delete'
+  agentgate check --json -- 'git log --oneline | head -5'`,
+		Args: func(c *cobra.Command, args []string) error {
+			if c.ArgsLenAtDash() != 0 {
+				return usagef(`write "--" before the command: agentgate check -- 'git status'`, `the command must follow "--"`)
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Args = args
+			if runF != nil {
+				return runF(o)
+			}
+			return checkRun(o)
+		},
+	}
+	c.Flags().BoolVar(&o.JSON, "json", false, "print the decision as a JSON object")
+	return c
+}
+
+func checkRun(o *CheckOptions) error {
+	req, err := proposal(o.Args)
+	if err != nil {
+		return err
+	}
+	req.Rules = allowlist.Defaults()
+	d := gate.Decide(req)
+	next := ""
+	if d.Verdict() != gate.Allow {
+		next = gate.NextStep(d, o.Env.UserConfig())
+	}
+	if o.JSON {
+		out, err := json.Marshal(struct {
+			Command  string        `json:"command"`
+			Argv     []string      `json:"argv,omitempty"`
+			Decision gate.Verdict  `json:"decision"`
+			Reasons  []gate.Reason `json:"reasons"`
+			Risks    []gate.Risk   `json:"risks"`
+			NextStep string        `json:"next_step,omitempty"`
+		}{req.Text, req.Argv, d.Verdict(), d.Reasons(), nonNilRisks(d.Risks()), next})
+		if err != nil {
+			return &internalError{err}
+		}
+		fmt.Fprintf(o.Env.Stdout, "%s\n", out)
+	} else {
+		printDecision(o.Env.Stdout, req, d, next)
+	}
+	switch d.Verdict() {
+	case gate.Allow:
+		return nil
+	case gate.Deny:
+		return exitStatus(exitCheckDeny)
+	}
+	return exitStatus(exitAsk)
+}
+
+func printDecision(w io.Writer, req gate.Request, d gate.Decision, next string) {
+	fmt.Fprintf(w, "command:  %s\n", visible.String(req.Text))
+	fmt.Fprintf(w, "decision: %s\n", d.Verdict())
+	fmt.Fprintf(w, "reasons:\n")
+	for i, r := range d.Reasons() {
+		fmt.Fprintf(w, "  %d. [%s] %s\n", i+1, r.Check, visible.String(r.String()))
+	}
+	if risks := d.Risks(); len(risks) > 0 {
+		fmt.Fprintf(w, "risks:\n")
+		for _, r := range risks {
+			fmt.Fprintf(w, "  - %s: %s\n", r.Program, r.Note)
+		}
+	}
+	if next != "" {
+		fmt.Fprintf(w, "next step: %s\n", next)
+	}
+}

@@ -1,0 +1,85 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit codes of agentgate itself. Any other status is the command's own.
+const (
+	exitOK        = 0
+	exitAsk       = 1 // check: the command would ask
+	exitUsage     = 2 // bad flags or arguments, bad configuration
+	exitCheckDeny = 3 // check: the command would be denied
+	exitError     = 125
+	exitDenied    = 126
+)
+
+// usageError is a mistake in how agentgate was called: exit 2, nothing run.
+type usageError struct {
+	msg, hint string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(hint, format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...), hint: hint}
+}
+
+// exitStatus passes a status through silently: the command's own, or one
+// whose message was already printed (a denial, a check result).
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// internalError is a failure of agentgate itself: exit 125.
+type internalError struct{ err error }
+
+func (e *internalError) Error() string { return e.err.Error() }
+func (e *internalError) Unwrap() error { return e.err }
+
+// hinted is an error with a next step for the user.
+type hinted interface{ Hint() string }
+
+// exitCode prints err the agentgate way and picks the exit code. Errors
+// that cobra returns untyped are about flags or arguments: usage errors.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var (
+		st exitStatus
+		ue *usageError
+		ie *internalError
+	)
+	switch {
+	case errors.As(err, &st):
+		return int(st)
+	case errors.As(err, &ue):
+		printError(stderr, ue.msg, ue.hint)
+		return exitUsage
+	case errors.As(err, &ie):
+		hint := ""
+		if h, ok := ie.err.(hinted); ok {
+			hint = h.Hint()
+		}
+		printError(stderr, ie.Error(), hint)
+		return exitError
+	default:
+		printError(stderr, err.Error(), "run 'agentgate --help' for usage")
+		return exitUsage
+	}
+}
+
+func printError(w io.Writer, msg, hint string) {
+	fmt.Fprintf(w, "agentgate: error: %s\n", strings.TrimSpace(msg))
+	if hint != "" {
+		fmt.Fprintf(w, "agentgate: hint: %s\n", hint)
+	}
+}
+
+func warnf(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "agentgate: warning: "+format+"\n", args...)
+}

@@ -1,0 +1,204 @@
+package gate
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentgate/agentgate/allowlist"
+)
+
+// Request is what the gate judges.
+type Request struct {
+	// Text is the command as bash would receive it: the single argument of
+	// the shell form, or the shell-quoted join of Argv.
+	Text string
+	// Argv, when not nil, is the argv form: the words run directly, with no
+	// shell, so no operator in them means anything.
+	Argv []string
+	// Rules are the allow, ask and deny rules from every source, in any
+	// order: the kind of a rule, not its position, decides.
+	Rules []allowlist.Rule
+}
+
+// Decide judges a command. The first step that applies wins:
+//
+//  1. a deny rule matches any command in the text: deny;
+//  2. the text cannot be judged (too long, not UTF-8, control or invisible
+//     characters): ask;
+//  3. the text holds a compound or redirect operator: ask;
+//  4. the words are not one plain simple command (variables, assignments,
+//     keywords, parse errors): ask;
+//  5. an ask rule matches any command in the text: ask;
+//  6. an allow rule matches the words, and none of the argument exceptions
+//     of any matching allow rule hits: allow; a hit: ask;
+//  7. otherwise: ask, "not on the allowlist".
+//
+// Risk notes are added to every ask and deny. Decide does no I/O and never
+// panics: an internal error is an ask.
+func Decide(req Request) (d Decision) {
+	defer func() {
+		if r := recover(); r != nil {
+			d = ask(Reason{Check: CheckInternal, Message: fmt.Sprintf("internal error: %v", r)})
+		}
+	}()
+	segs := segments(req.Text, 0)
+	if len(req.Argv) > 0 {
+		segs = append([][]string{req.Argv}, segs...)
+	}
+	d, d.argv = decide(req, segs)
+	if d.verdict != Allow {
+		d.risks = risks(segs)
+	}
+	return d
+}
+
+// decide returns the decision and, when the text is one simple command,
+// its words.
+func decide(req Request, segs [][]string) (Decision, []string) {
+	if r, ok := matchRules(req, segs, allowlist.Deny); ok {
+		return deny(Reason{Check: CheckDenyRule, Match: r.match, Rule: r.rule.String(), Source: r.rule.Source.String(),
+			Message: "a deny rule matches " + quoteMatch(r.match)}), nil
+	}
+	if why, bad := judgeText(req.Text); bad {
+		return ask(why), nil
+	}
+	var args []Arg
+	if req.Argv != nil {
+		for _, w := range req.Argv {
+			if why, bad := judgeText(w); bad {
+				return ask(why), nil
+			}
+			args = append(args, Arg{Value: w})
+		}
+		if len(args) == 0 {
+			return ask(Reason{Check: CheckWords, Match: "empty", Message: "empty command"}), nil
+		}
+	} else {
+		if seq, name, found := findOperator(req.Text); found {
+			return ask(Reason{Check: CheckOperator, Match: seq,
+				Message: "compound or redirected command: " + name}), nil
+		}
+		var why Reason
+		var ok bool
+		if args, why, ok = ShellWords(req.Text); !ok {
+			return ask(why), nil
+		}
+	}
+	argv := make([]string, len(args))
+	for i, a := range args {
+		argv[i] = a.Value
+	}
+	if r, ok := matchRules(req, segs, allowlist.Ask); ok {
+		d := ask(Reason{Check: CheckAskRule, Match: r.match, Rule: r.rule.String(), Source: r.rule.Source.String(),
+			Message: "an ask rule matches " + quoteMatch(r.match)})
+		d.sticky = true
+		return d, argv
+	}
+	return decideAllow(req.Rules, args, argv), argv
+}
+
+// decideAllow runs the allowlist step on the words of one simple command.
+func decideAllow(rules []allowlist.Rule, args []Arg, argv []string) Decision {
+	var best *allowlist.Rule
+	for i := range rules {
+		r := &rules[i]
+		if r.Kind != allowlist.Allow || !r.MatchPrefix(argv) {
+			continue
+		}
+		if h, hit := r.CheckExceptions(argv); hit {
+			return ask(Reason{Check: CheckException, Match: h.Word, Rule: r.String() + " except " + h.Exception.Text,
+				Source:  r.Source.String(),
+				Message: fmt.Sprintf("argument %s of %s %s", quoteMatch(h.Word), r.String(), h.Exception.Why)})
+		}
+		if len(r.Except) > 0 {
+			for _, a := range args[len(r.Prefix):] {
+				if a.mayBeFlag() {
+					return ask(Reason{Check: CheckException, Match: a.Value, Rule: r.String(), Source: r.Source.String(),
+						Message: fmt.Sprintf("argument %s is a %s that bash may expand into a flag, and %s has flags that write or run programs", quoteMatch(a.Value), a.Expands, r.String())})
+				}
+			}
+		}
+		if best == nil || len(r.Prefix) > len(best.Prefix) {
+			best = r
+		}
+	}
+	if best == nil {
+		return ask(Reason{Check: CheckDefault, Match: argv[0], Message: fmt.Sprintf("%s is not on the allowlist", quoteMatch(SuggestPrefix(argv)))})
+	}
+	return allow(Reason{Check: CheckAllowlist, Match: best.String(), Rule: best.String(), Source: best.Source.String(),
+		Message: "on the allowlist: " + best.String()})
+}
+
+type ruleMatch struct {
+	rule  allowlist.Rule
+	match string
+}
+
+// matchRules finds the first rule of the kind that matches the text or any
+// command in it.
+func matchRules(req Request, segs [][]string, kind allowlist.Kind) (ruleMatch, bool) {
+	for _, r := range req.Rules {
+		if r.Kind != kind {
+			continue
+		}
+		if r.MatchText(req.Text) {
+			return ruleMatch{r, r.Contains}, true
+		}
+		for _, argv := range segs {
+			if r.MatchPrefix(argv) {
+				return ruleMatch{r, strings.Join(argv[:len(r.Prefix)], " ")}, true
+			}
+		}
+	}
+	return ruleMatch{}, false
+}
+
+// SuggestPrefix proposes the narrowest rule a user might add to allow
+// argv: the program, with its subcommand for programs known to have
+// subcommands ("git log", "make test"). It returns "" for interpreters,
+// shells and wrappers, which run arbitrary code whatever their prefix.
+func SuggestPrefix(argv []string) string {
+	if len(argv) == 0 || Unsuggestable(argv[0]) {
+		return ""
+	}
+	if len(argv) > 1 && subcommandPrograms[argv[0]] && isSubcommand(argv[1]) {
+		return argv[0] + " " + argv[1]
+	}
+	return argv[0]
+}
+
+// Unsuggestable reports whether no prefix rule starting with prog is safe
+// to propose: it runs other programs or code given in its arguments.
+func Unsuggestable(prog string) bool {
+	return wrappers[prog] || isShell(prog) || interpreters[prog] || strings.Contains(prog, "/")
+}
+
+var interpreters = map[string]bool{
+	"python": true, "python2": true, "python3": true, "node": true, "deno": true, "bun": true,
+	"perl": true, "ruby": true, "php": true, "lua": true, "tclsh": true, "awk": true, "gawk": true,
+	"mawk": true, "sed": true, "eval": true, "source": true, ".": true, "osascript": true, "java": true,
+	"npx": true, "uvx": true, "pipx": true, "su": true, "ssh": true, "docker": true, "kubectl": true,
+}
+
+// subcommandPrograms take a subcommand as their first argument.
+var subcommandPrograms = map[string]bool{
+	"git": true, "go": true, "cargo": true, "npm": true, "pnpm": true, "yarn": true, "make": true,
+	"gh": true, "terraform": true, "systemctl": true, "apt": true, "apt-get": true, "brew": true,
+	"pip": true, "pip3": true, "uv": true, "poetry": true, "helm": true, "dotnet": true, "mvn": true,
+	"gradle": true, "bazel": true, "just": true, "rustup": true, "conda": true, "hg": true, "svn": true,
+}
+
+func isSubcommand(w string) bool {
+	if w == "" || w[0] == '-' {
+		return false
+	}
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+func quoteMatch(s string) string { return strconv.Quote(s) }

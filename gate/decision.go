@@ -1,0 +1,161 @@
+package gate
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Verdict is what the gate decided: run, ask a human, or refuse.
+type Verdict int
+
+const (
+	// Ask escalates to a human (or, with no human present, denies). It is
+	// the zero value: a Decision nobody filled in never allows.
+	Ask Verdict = iota
+	// Allow runs the command without asking.
+	Allow
+	// Deny refuses the command without asking.
+	Deny
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Deny:
+		return "deny"
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// MarshalText makes a Verdict read as "allow", "ask" or "deny" in JSON.
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// Check names a step of the decision.
+type Check string
+
+// The checks of [Decide], in the order they run.
+const (
+	CheckDenyRule    Check = "deny rule"
+	CheckText        Check = "text"
+	CheckOperator    Check = "operator"
+	CheckWords       Check = "words"
+	CheckAskRule     Check = "ask rule"
+	CheckAllowlist   Check = "allowlist"
+	CheckException   Check = "argument exception"
+	CheckDefault     Check = "default"
+	CheckInternal    Check = "internal"
+	CheckSelfProtect Check = "self-protection"
+	CheckSensitive   Check = "sensitive path"
+)
+
+// Reason is one step of a decision's reason chain: what was checked, what
+// matched, which rule, and where the rule came from.
+type Reason struct {
+	Check Check `json:"check"`
+	// Match is the text that matched: an operator, a flag, a prefix.
+	Match string `json:"match,omitempty"`
+	// Rule is the rule as written in its source, when a rule decided.
+	Rule string `json:"rule,omitempty"`
+	// Source is where the rule came from ("default", "policy.toml:12").
+	Source string `json:"source,omitempty"`
+	// Message says it in plain words for the human.
+	Message string `json:"message"`
+}
+
+func (r Reason) String() string {
+	var b strings.Builder
+	b.WriteString(r.Message)
+	if r.Rule != "" {
+		fmt.Fprintf(&b, " (rule %q", r.Rule)
+		if r.Source != "" {
+			fmt.Fprintf(&b, " from %s", r.Source)
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Risk is a note explaining what an escalated command could do. Risks
+// never decide; they help the human decide.
+type Risk struct {
+	Program string `json:"program"`
+	Note    string `json:"note"`
+}
+
+// Decision is the outcome of [Decide]: a verdict and the ordered reasons
+// that led to it. Its fields are unexported so that a Decision can only be
+// made through [allow], [ask] and [deny], which is what guarantees that an
+// ask or a deny always carries at least one reason.
+type Decision struct {
+	verdict Verdict
+	reasons []Reason
+	risks   []Risk
+	// sticky marks an ask that no mode, allow rule or session memory may
+	// turn into an allow: explicit ask rules, self-protection and
+	// sensitive paths.
+	sticky bool
+	// argv holds the words of the command when it is one simple command
+	// whose words are known after quote removal.
+	argv []string
+}
+
+func allow(why Reason, more ...Reason) Decision {
+	return Decision{verdict: Allow, reasons: append([]Reason{why}, more...)}
+}
+
+func ask(why Reason, more ...Reason) Decision {
+	return Decision{verdict: Ask, reasons: append([]Reason{why}, more...)}
+}
+
+func deny(why Reason, more ...Reason) Decision {
+	return Decision{verdict: Deny, reasons: append([]Reason{why}, more...)}
+}
+
+// Verdict is allow, ask or deny.
+func (d Decision) Verdict() Verdict { return d.verdict }
+
+// Reasons returns the reason chain, first (deciding) reason first.
+func (d Decision) Reasons() []Reason { return append([]Reason(nil), d.reasons...) }
+
+// Risks returns the risk notes for the programs the command runs.
+func (d Decision) Risks() []Risk { return append([]Risk(nil), d.risks...) }
+
+// Sticky reports whether an ask must stay an ask whatever the mode or
+// session memory says (self-protection, sensitive paths, explicit ask
+// rules).
+func (d Decision) Sticky() bool { return d.sticky }
+
+// Argv returns the words of the command after quote removal when it is
+// one simple command with literal words, and nil otherwise. These are the
+// words the allowlist judged.
+func (d Decision) Argv() []string { return append([]string(nil), d.argv...) }
+
+// Primary is the reason that decided.
+func (d Decision) Primary() Reason {
+	if len(d.reasons) == 0 {
+		// Unreachable through the constructors; say so rather than panic.
+		return Reason{Check: CheckInternal, Message: "no reason recorded"}
+	}
+	return d.reasons[0]
+}
+
+// MarshalJSON gives {"decision": ..., "reasons": [...], "risks": [...]}.
+func (d Decision) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Decision Verdict  `json:"decision"`
+		Reasons  []Reason `json:"reasons"`
+		Risks    []Risk   `json:"risks"`
+		Sticky   bool     `json:"sticky,omitempty"`
+	}{d.verdict, nonNil(d.reasons), nonNil(d.risks), d.sticky})
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

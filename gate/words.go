@@ -1,0 +1,182 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Arg is one word of a command as the program will receive it.
+type Arg struct {
+	// Value is the word after shell quote removal.
+	Value string
+	// Expands says, when non-empty, that bash will still expand the word
+	// before the program sees it (glob, brace or tilde), so Value is not
+	// exactly what runs.
+	Expands string
+}
+
+// mayBeFlag reports whether bash's expansion of the word could start with
+// "-" even though its literal text does not: a glob or brace at its start
+// can expand to a file named "--pre=./x".
+func (a Arg) mayBeFlag() bool {
+	if a.Expands == "" || a.Value == "" {
+		return false
+	}
+	return strings.ContainsRune("*?[{~-", rune(a.Value[0]))
+}
+
+// ShellWords parses text, which must already be free of operators, as one
+// bash simple command and returns its words after quote removal. It
+// returns a reason to ask when the text is anything else: a parse error,
+// an assignment prefix, a keyword construct, or a word bash would expand
+// from variables.
+func ShellWords(text string) (args []Arg, why Reason, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			args, ok = nil, false
+			why = Reason{Check: CheckInternal, Message: fmt.Sprintf("internal error while reading the words: %v", r)}
+		}
+	}()
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+	if err != nil {
+		return nil, Reason{Check: CheckWords, Match: "parse error", Message: "bash cannot parse it: " + err.Error()}, false
+	}
+	if len(f.Stmts) != 1 {
+		return nil, Reason{Check: CheckWords, Match: "empty", Message: "not exactly one command"}, false
+	}
+	st := f.Stmts[0]
+	call, isCall := st.Cmd.(*syntax.CallExpr)
+	switch {
+	case st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || !isCall:
+		return nil, Reason{Check: CheckWords, Match: construct(st),
+			Message: "not a simple command: " + construct(st)}, false
+	case len(call.Assigns) > 0:
+		return nil, Reason{Check: CheckWords, Match: call.Assigns[0].Name.Value + "=",
+			Message: "sets an environment variable for the command (" + call.Assigns[0].Name.Value + "=...)"}, false
+	}
+	for i, w := range call.Args {
+		if part, static := staticWord(w); !static {
+			src := text[w.Pos().Offset():w.End().Offset()]
+			return nil, Reason{Check: CheckWords, Match: src,
+				Message: fmt.Sprintf("word %d (%s) contains %s, whose value the gate cannot know", i+1, src, part)}, false
+		}
+		fields, err := expand.Fields(nil, w)
+		if err != nil || len(fields) != 1 {
+			src := text[w.Pos().Offset():w.End().Offset()]
+			return nil, Reason{Check: CheckWords, Match: src,
+				Message: fmt.Sprintf("word %d (%s) expands to %d words", i+1, src, len(fields))}, false
+		}
+		args = append(args, Arg{Value: fields[0], Expands: expansion(w, i == 0)})
+	}
+	return args, Reason{}, true
+}
+
+// staticWord reports whether every part of w is a literal or a quoted
+// literal, so that quote removal alone gives its value. Otherwise it names
+// the first part that depends on state (a variable, an arithmetic
+// expansion, an extended glob).
+func staticWord(w *syntax.Word) (string, bool) {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, lit := q.(*syntax.Lit); !lit {
+					return describePart(q), false
+				}
+			}
+		default:
+			return describePart(p), false
+		}
+	}
+	return "", true
+}
+
+func describePart(p syntax.WordPart) string {
+	switch p.(type) {
+	case *syntax.ParamExp:
+		return "a variable expansion"
+	case *syntax.CmdSubst:
+		return "a command substitution"
+	case *syntax.ArithmExp:
+		return "an arithmetic expansion"
+	case *syntax.ProcSubst:
+		return "a process substitution"
+	case *syntax.ExtGlob:
+		return "an extended glob"
+	}
+	return fmt.Sprintf("an expansion (%T)", p)
+}
+
+// expansion names what bash still expands in an unquoted literal part of
+// the word: "glob", "brace" or "tilde". It errs towards naming one: a
+// backslash-escaped "*" counts too, which costs at most a question.
+func expansion(w *syntax.Word, first bool) string {
+	for i, p := range w.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		switch {
+		case strings.ContainsAny(lit.Value, "*?["):
+			return "glob"
+		case strings.ContainsAny(lit.Value, "{}"):
+			return "brace"
+		case i == 0 && strings.HasPrefix(lit.Value, "~"):
+			return "tilde"
+		case strings.Contains(lit.Value, "=~") || strings.Contains(lit.Value, ":~"):
+			// bash expands a tilde after "=" or ":" in assignment-like
+			// words (--opt=~/x).
+			return "tilde"
+		}
+	}
+	return ""
+}
+
+// construct names the kind of statement for a reason.
+func construct(st *syntax.Stmt) string {
+	switch {
+	case st.Negated:
+		return "negation (!)"
+	case st.Background:
+		return "background job (&)"
+	case st.Coprocess:
+		return "coprocess"
+	case len(st.Redirs) > 0:
+		return "redirection"
+	}
+	switch st.Cmd.(type) {
+	case *syntax.Subshell:
+		return "subshell ( )"
+	case *syntax.Block:
+		return "block { }"
+	case *syntax.IfClause:
+		return "if clause"
+	case *syntax.WhileClause:
+		return "while loop"
+	case *syntax.ForClause:
+		return "for loop"
+	case *syntax.CaseClause:
+		return "case clause"
+	case *syntax.FuncDecl:
+		return "function definition"
+	case *syntax.ArithmCmd:
+		return "arithmetic command (( ))"
+	case *syntax.TestClause:
+		return "test clause [[ ]]"
+	case *syntax.DeclClause:
+		return "declaration (export, declare, local ...)"
+	case *syntax.LetClause:
+		return "let"
+	case *syntax.TimeClause:
+		return "time"
+	case *syntax.CoprocClause:
+		return "coproc"
+	case nil:
+		return "empty statement"
+	}
+	return fmt.Sprintf("%T", st.Cmd)
+}
