@@ -55,7 +55,7 @@ func checkRun(o *CheckOptions) error {
 		return err
 	}
 	req.Rules = allowlist.Defaults()
-	d := gate.Decide(req)
+	d := o.Env.vet(gate.Decide(req))
 	next := ""
 	if d.Verdict() != gate.Allow {
 		next = gate.NextStep(d, o.Env.UserConfig())

@@ -81,9 +81,9 @@ func execRun(o *ExecOptions) error {
 		return err
 	}
 	req.Rules = allowlist.Defaults()
-	d := gate.Decide(req)
+	d := o.Env.vet(gate.Decide(req))
 	if d.Verdict() == gate.Allow {
-		return o.Env.runAllowed(req)
+		return o.Env.runAllowed(req, d)
 	}
 	sess := session.ID(firstNonEmpty(o.Session, o.Env.Getenv("AGENTGATE_SESSION")))
 	rec := o.Env.newRecord(req, d, sess)
@@ -104,8 +104,8 @@ func execRun(o *ExecOptions) error {
 
 // runAllowed replaces agentgate with the command: nothing remains to do
 // after it, so its signals and exit status are its own.
-func (e *Env) runAllowed(req gate.Request) error {
-	p, err := e.plan(req)
+func (e *Env) runAllowed(req gate.Request, d gate.Decision) error {
+	p, err := e.plan(req, d, true)
 	if err == nil {
 		err = e.Exec(p)
 	}

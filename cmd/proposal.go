@@ -8,6 +8,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gitsafe"
 	"github.com/agentgate/agentgate/runner"
 )
 
@@ -42,13 +43,45 @@ func quoteArgv(argv []string) string {
 	return strings.Join(words, " ")
 }
 
-// plan resolves how an allowed or approved command runs: the argv form
-// directly, the shell form with bash.
-func (e *Env) plan(req gate.Request) (runner.Plan, error) {
-	if req.Argv != nil {
-		return runner.Resolve(req.Argv, e.Environ())
+// plan resolves how a command runs, so that what runs is what the gate
+// checked: the argv form directly; the shell form directly too when it is
+// one simple command whose words are literal (the gate's words are then
+// exactly the program's argv, and a shell start is saved); anything else,
+// and bash builtins, whose behaviour differs from the programs of the same
+// name, with bash. An auto-allowed git command also gets the gitsafe
+// environment.
+func (e *Env) plan(req gate.Request, d gate.Decision, auto bool) (runner.Plan, error) {
+	var p runner.Plan
+	var err error
+	switch {
+	case req.Argv != nil:
+		p, err = runner.Resolve(req.Argv, e.Environ())
+	case d.Literal() && !bashBuiltins[d.Argv()[0]]:
+		p, err = runner.Resolve(d.Argv(), e.Environ())
+	default:
+		p = e.shellPlan(req.Text)
 	}
-	return e.shellPlan(req.Text), nil
+	if err == nil && auto && isGit(d) {
+		p.Env = gitsafe.Environ(p.Env)
+	}
+	return p, err
+}
+
+func isGit(d gate.Decision) bool {
+	argv := d.Argv()
+	return len(argv) > 0 && argv[0] == "git"
+}
+
+// bashBuiltins run inside bash rather than as programs.
+var bashBuiltins = map[string]bool{}
+
+func init() {
+	for _, b := range strings.Fields(`alias bg bind break builtin caller cd command compgen complete compopt
+		continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history
+		jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift
+		shopt source suspend test times trap true type typeset ulimit umask unalias unset wait . : [`) {
+		bashBuiltins[b] = true
+	}
 }
 
 // shellPlan runs text with "bash --norc --noprofile -c", or "/bin/sh -c"

@@ -46,7 +46,19 @@ func Decide(req Request) (d Decision) {
 	if len(req.Argv) > 0 {
 		segs = append([][]string{req.Argv}, segs...)
 	}
-	d, d.argv = decide(req, segs)
+	var args []Arg
+	d, args = decide(req, segs)
+	d.literal = len(args) > 0
+	for _, a := range args {
+		d.argv = append(d.argv, a.Value)
+		d.literal = d.literal && a.Expands == ""
+	}
+	if d.verdict == Allow && len(segs) > MaxSegments {
+		// Not every command in the text was checked against the deny and
+		// ask rules.
+		d = ask(Reason{Check: CheckText, Match: fmt.Sprintf("%d commands", len(segs)),
+			Message: fmt.Sprintf("command holds more than %d commands and wrappers, too many to check against the rules", MaxSegments)})
+	}
 	if d.verdict != Allow {
 		d.risks = risks(segs)
 	}
@@ -55,7 +67,7 @@ func Decide(req Request) (d Decision) {
 
 // decide returns the decision and, when the text is one simple command,
 // its words.
-func decide(req Request, segs [][]string) (Decision, []string) {
+func decide(req Request, segs [][]string) (Decision, []Arg) {
 	if r, ok := matchRules(req, segs, allowlist.Deny); ok {
 		return deny(Reason{Check: CheckDenyRule, Match: r.match, Rule: r.rule.String(), Source: r.rule.Source.String(),
 			Message: "a deny rule matches " + quoteMatch(r.match)}), nil
@@ -93,9 +105,9 @@ func decide(req Request, segs [][]string) (Decision, []string) {
 		d := ask(Reason{Check: CheckAskRule, Match: r.match, Rule: r.rule.String(), Source: r.rule.Source.String(),
 			Message: "an ask rule matches " + quoteMatch(r.match)})
 		d.sticky = true
-		return d, argv
+		return d, args
 	}
-	return decideAllow(req.Rules, args, argv), argv
+	return decideAllow(req.Rules, args, argv), args
 }
 
 // decideAllow runs the allowlist step on the words of one simple command.
@@ -124,7 +136,11 @@ func decideAllow(rules []allowlist.Rule, args []Arg, argv []string) Decision {
 		}
 	}
 	if best == nil {
-		return ask(Reason{Check: CheckDefault, Match: argv[0], Message: fmt.Sprintf("%s is not on the allowlist", quoteMatch(SuggestPrefix(argv)))})
+		name := SuggestPrefix(argv)
+		if name == "" {
+			name = argv[0]
+		}
+		return ask(Reason{Check: CheckDefault, Match: argv[0], Message: fmt.Sprintf("%s is not on the allowlist", quoteMatch(name))})
 	}
 	return allow(Reason{Check: CheckAllowlist, Match: best.String(), Rule: best.String(), Source: best.Source.String(),
 		Message: "on the allowlist: " + best.String()})

@@ -50,6 +50,7 @@ const (
 	CheckInternal    Check = "internal"
 	CheckSelfProtect Check = "self-protection"
 	CheckSensitive   Check = "sensitive path"
+	CheckRepoConfig  Check = "repository configuration"
 )
 
 // Reason is one step of a decision's reason chain: what was checked, what
@@ -101,6 +102,9 @@ type Decision struct {
 	// argv holds the words of the command when it is one simple command
 	// whose words are known after quote removal.
 	argv []string
+	// literal is true when argv is exactly what the program receives: no
+	// word is still subject to glob, brace or tilde expansion.
+	literal bool
 }
 
 func allow(why Reason, more ...Reason) Decision {
@@ -133,6 +137,23 @@ func (d Decision) Sticky() bool { return d.sticky }
 // one simple command with literal words, and nil otherwise. These are the
 // words the allowlist judged.
 func (d Decision) Argv() []string { return append([]string(nil), d.argv...) }
+
+// Literal reports whether [Decision.Argv] is exactly what the program
+// receives, so that it can run without a shell.
+func (d Decision) Literal() bool { return d.literal && len(d.argv) > 0 }
+
+// Escalate turns an allow into an ask for a reason found outside the
+// command text (the repository's configuration, say), keeping the rest of
+// the chain. Ask and deny are returned unchanged: nothing found later can
+// lower them.
+func Escalate(d Decision, why Reason) Decision {
+	if d.verdict != Allow {
+		return d
+	}
+	e := ask(why, d.reasons...)
+	e.argv, e.literal = d.argv, d.literal
+	return e
+}
 
 // Primary is the reason that decided.
 func (d Decision) Primary() Reason {

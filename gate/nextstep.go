@@ -26,6 +26,8 @@ func NextStep(d Decision, userConfig string) string {
 			return "this program runs other programs or code, so no prefix rule can make it safe: ask the user to approve this command interactively"
 		}
 		return fmt.Sprintf("to allow it, add prefix = [%s] to [allow] in %s, or run it interactively", strconv.Quote(prefix), userConfig)
+	case CheckRepoConfig:
+		return fmt.Sprintf("check %s in the repository's git configuration (git config --show-origin --get-regexp %s); remove it if nobody meant it, or ask the user to run the command interactively", p.Match, strconv.Quote(p.Match))
 	case CheckAskRule, CheckSelfProtect, CheckSensitive:
 		return "this command always needs a person's approval: ask the user to run it interactively"
 	}

@@ -11,6 +11,14 @@ import (
 // maxNesting bounds how deep segments looks into "bash -c" strings.
 const maxNesting = 4
 
+// MaxSegments bounds the command lines segments collects. A text with
+// more is asked about rather than half checked against the deny rules.
+const MaxSegments = 4096
+
+// maxWrapperWords bounds how many words after a wrapper (sudo -u root ...)
+// are tried as the start of the wrapped command.
+const maxWrapperWords = 6
+
 // segments returns, as well as it can, the argv of every simple command
 // anywhere in text: each side of "&&" and "|", inside "$(...)", in the
 // script of "bash -c". Deny and ask rules and risk notes look at all of
@@ -20,20 +28,33 @@ const maxNesting = 4
 // wrappers (sudo, env, xargs ...) and directories stripped from the front.
 func segments(text string, depth int) [][]string {
 	var out [][]string
-	add := func(argv []string) {
-		for len(argv) > 0 {
-			out = append(out, argv)
-			if depth < maxNesting && len(argv) >= 3 && isShell(argv[0]) && argv[1] == "-c" {
-				out = append(out, segments(argv[2], depth+1)...)
+	var add func(argv []string, level int)
+	add = func(argv []string, level int) {
+		if len(argv) == 0 || level > maxNesting || len(out) > MaxSegments {
+			return
+		}
+		out = append(out, argv)
+		if depth < maxNesting && len(argv) >= 3 && isShell(argv[0]) && argv[1] == "-c" {
+			out = append(out, segments(argv[2], depth+1)...)
+		}
+		if base := path.Base(argv[0]); base != argv[0] && base != "." && base != "/" {
+			add(append([]string{base}, argv[1:]...), level+1)
+			return
+		}
+		if wrappers[argv[0]] {
+			// The wrapped command starts after the wrapper's options, whose
+			// values cannot be told apart from the command without knowing
+			// every wrapper's flags: try each of the next few words.
+			for i := 1; i < len(argv) && i <= maxWrapperWords; i++ {
+				add(argv[i:], level+1)
 			}
-			argv = unwrap(argv)
 		}
 	}
 	for _, argv := range parsedSegments(text) {
-		add(argv)
+		add(argv, 0)
 	}
 	for _, argv := range splitSegments(text) {
-		add(argv)
+		add(argv, 0)
 	}
 	return out
 }
@@ -76,7 +97,7 @@ func parsedSegments(text string) (out [][]string) {
 func splitSegments(text string) [][]string {
 	var out [][]string
 	for _, seg := range strings.FieldsFunc(text, func(r rune) bool {
-		return strings.ContainsRune(";&|`()<>{}\n\r", r)
+		return r < 0x20 || r == 0x7f || strings.ContainsRune(";&|`()<>{}", r)
 	}) {
 		words := strings.Fields(strings.NewReplacer(`"`, "", `'`, "", `\`, "", "$", "").Replace(seg))
 		if len(words) > 0 {
@@ -94,32 +115,10 @@ var wrappers = map[string]bool{
 	"strace": true, "ltrace": true, "flock": true, "chronic": true, "caffeinate": true,
 }
 
-// unwrap returns argv with one layer removed: a directory on the program
-// ("/bin/rm" becomes "rm"), or a wrapper with its flags and assignments
-// ("sudo -u x rm" becomes "rm"). It returns nil when there is nothing to
-// remove.
-func unwrap(argv []string) []string {
-	if base := path.Base(argv[0]); base != argv[0] && base != "." && base != "/" {
-		return append([]string{base}, argv[1:]...)
-	}
-	if !wrappers[argv[0]] {
-		return nil
-	}
-	rest := argv[1:]
-	for len(rest) > 0 && (strings.HasPrefix(rest[0], "-") || strings.Contains(rest[0], "=") || isNumber(rest[0])) {
-		rest = rest[1:]
-	}
-	return rest
-}
-
 func isShell(prog string) bool {
 	switch path.Base(prog) {
 	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "busybox":
 		return true
 	}
 	return false
-}
-
-func isNumber(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789.smhd") == ""
 }

@@ -1,0 +1,186 @@
+package gitsafe_test
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+
+	"github.com/agentgate/agentgate/gitsafe"
+)
+
+// repo makes a repository with one committed and modified file, and a
+// marker program that records each time it runs.
+func repo(t *testing.T) (dir, marker, prog string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir = t.TempDir()
+	marker = filepath.Join(t.TempDir(), "ran")
+	prog = filepath.Join(t.TempDir(), "planted.sh")
+	script := "#!/bin/sh\necho \"$0 $*\" >> " + marker + "\n[ -t 0 ] || cat\n"
+	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, nil, "init", "-q")
+	git(t, dir, nil, "config", "user.email", "t@example.com")
+	git(t, dir, nil, "config", "user.name", "t")
+	git(t, dir, nil, "config", "color.ui", "never")
+	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("a\n"), 0o644)
+	git(t, dir, nil, "add", ".")
+	git(t, dir, nil, "commit", "-qm", "first")
+	// A commit with a (bogus) signature, so that signature placeholders
+	// make git run the gpg program.
+	tree := strings.TrimSpace(git(t, dir, nil, "rev-parse", "HEAD^{tree}"))
+	parent := strings.TrimSpace(git(t, dir, nil, "rev-parse", "HEAD"))
+	obj := "tree " + tree + "\nparent " + parent + "\nauthor t <t@example.com> 1 +0000\ncommitter t <t@example.com> 1 +0000\n" +
+		"gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n\nsigned\n"
+	sig := filepath.Join(t.TempDir(), "commit")
+	os.WriteFile(sig, []byte(obj), 0o644)
+	id := strings.TrimSpace(git(t, dir, nil, "hash-object", "-t", "commit", "-w", sig))
+	git(t, dir, nil, "update-ref", "HEAD", id)
+	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("a\nb\n"), 0o644)
+	return dir, marker, prog
+}
+
+// gitTTY runs git with its output on a pseudo-terminal, where git starts
+// pagers, and returns what it printed.
+func gitTTY(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
+	c := exec.Command("git", args...)
+	c.Dir = dir
+	c.Env = append(env, "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1", "PATH="+os.Getenv("PATH"), "TERM=xterm", "LESS=FRX")
+	f, err := pty.Start(c)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	io.Copy(&buf, f) // ends with EIO when git exits
+	c.Wait()
+	return buf.String()
+}
+
+func git(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
+	c := exec.Command("git", args...)
+	c.Dir = dir
+	c.Env = append(env, "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1", "PATH="+os.Getenv("PATH"))
+	out, err := c.CombinedOutput()
+	if err != nil && len(args) > 0 && args[0] != "log" && args[0] != "status" && args[0] != "diff" && args[0] != "show" {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// neutralised are the overridable keys, each planted with the command
+// that would run it.
+var neutralised = []struct {
+	key, value string // value "PROG" is the marker program
+	args       []string
+	want       string // in the output
+}{
+	{"core.fsmonitor", "PROG", []string{"status", "--porcelain"}, "f.txt"},
+	{"core.pager", "PROG", []string{"log", "--oneline"}, "signed"},
+	{"pager.log", "PROG", []string{"log", "--oneline"}, "signed"},
+	{"pager.diff", "PROG", []string{"diff"}, "+b"},
+	{"pager.show", "PROG", []string{"show", "--stat"}, "signed"},
+	{"pager.status", "PROG", []string{"status"}, "f.txt"},
+	{"pager.branch", "PROG", []string{"branch"}, "master"},
+	{"log.showSignature", "true", []string{"log", "--oneline", "-1"}, "signed"},
+	{"gpg.program", "PROG", []string{"log", "--format=%h %G?", "-1"}, " "},
+	{"core.hooksPath", "HOOKS", []string{"status", "--porcelain"}, "f.txt"},
+}
+
+// Each overridable key, planted in the repository, must not run under
+// Environ, while the command still prints what it should.
+func TestEnvironNeutralises(t *testing.T) {
+	tests := neutralised
+	for _, tt := range tests {
+		t.Run(tt.key, func(t *testing.T) {
+			dir, marker, prog := repo(t)
+			value := strings.ReplaceAll(tt.value, "PROG", prog)
+			if tt.value == "HOOKS" {
+				hooks := t.TempDir()
+				for _, h := range []string{"post-index-change", "reference-transaction", "post-checkout"} {
+					os.Symlink(prog, filepath.Join(hooks, h))
+				}
+				value = hooks
+			}
+			git(t, dir, nil, "config", tt.key, value)
+			out := gitTTY(t, dir, gitsafe.Environ(nil), tt.args...)
+			if !strings.Contains(out, tt.want) {
+				t.Errorf("git %v under Environ printed %q; want it to contain %q", tt.args, out, tt.want)
+			}
+			if b, err := os.ReadFile(marker); err == nil {
+				t.Errorf("planted %s ran under Environ: %s", tt.key, b)
+			}
+		})
+	}
+}
+
+// Without Environ each planted program does run, so the test above
+// proves something.
+func TestPlantedProgramsRunWithoutEnviron(t *testing.T) {
+	for _, tt := range neutralised {
+		if tt.value == "HOOKS" || tt.key == "log.showSignature" {
+			continue // hooks run on index writes only; showSignature needs gpg.program planted too
+		}
+		t.Run(tt.key, func(t *testing.T) {
+			dir, marker, prog := repo(t)
+			git(t, dir, nil, "config", tt.key, strings.ReplaceAll(tt.value, "PROG", prog))
+			gitTTY(t, dir, nil, tt.args...)
+			if _, err := os.Stat(marker); err != nil {
+				t.Errorf("planted %s did not run without hardening; the neutralisation test proves nothing for it", tt.key)
+			}
+		})
+	}
+}
+
+// What cannot be overridden is found, in local scope only.
+func TestFindings(t *testing.T) {
+	dir, _, prog := repo(t)
+	git(t, dir, nil, "config", "diff.external", prog)
+	git(t, dir, nil, "config", "diff.evil.textconv", prog)
+	git(t, dir, nil, "config", "diff.tool.command", prog)
+	git(t, dir, nil, "config", "filter.x.clean", prog)
+	git(t, dir, nil, "config", "filter.x.process", prog)
+	git(t, dir, nil, "config", "submodule.lib.url", "https://example.com/lib")
+	git(t, dir, nil, "config", "color.ui", "auto")
+	inc := filepath.Join(t.TempDir(), "inc")
+	os.WriteFile(inc, []byte("[diff \"inc\"]\n\ttextconv = "+prog+"\n"), 0o644)
+	git(t, dir, nil, "config", "include.path", inc)
+	global := filepath.Join(dir, ".gitconfig")
+	os.WriteFile(global, []byte("[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n"), 0o644)
+
+	out := git(t, dir, gitsafe.Environ(nil), gitsafe.ListArgs...)
+	var got []string
+	for _, f := range gitsafe.Findings([]byte(out)) {
+		got = append(got, f.Key)
+	}
+	want := "diff.external,diff.evil.textconv,diff.tool.command,filter.x.clean,filter.x.process,submodule.lib.url,diff.inc.textconv"
+	if strings.Join(got, ",") != want {
+		t.Errorf("findings = %v\nwant       %v", got, want)
+	}
+}
+
+func TestEnvironKeepsCallerOverrides(t *testing.T) {
+	env := gitsafe.Environ([]string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=color.ui", "GIT_CONFIG_VALUE_0=never", "GIT_PAGER=less", "GIT_EXTERNAL_DIFF=x"})
+	joined := "\n" + strings.Join(env, "\n") + "\n"
+	for _, want := range []string{"\nGIT_CONFIG_KEY_0=color.ui\n", "\nGIT_CONFIG_KEY_1=core.fsmonitor\n", "\nGIT_PAGER=cat\n"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("Environ lacks %q:%s", want, joined)
+		}
+	}
+	for _, bad := range []string{"GIT_PAGER=less", "GIT_EXTERNAL_DIFF=", "GIT_CONFIG_COUNT=1\n"} {
+		if strings.Contains(joined, "\n"+bad) {
+			t.Errorf("Environ kept %q:%s", bad, joined)
+		}
+	}
+}
