@@ -12,6 +12,7 @@
 package audit
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,11 +83,24 @@ const MaxRecordBytes = 1 << 20
 // Append writes rec as one line to the log at path, creating the directory
 // (0700) and the file (0600) when needed.
 func Append(path string, rec Record) error {
-	line, err := json.Marshal(rec)
+	line, err := Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("encode audit record: %v", err)
 	}
 	return AppendLine(path, line)
+}
+
+// Marshal encodes v as one line of JSON without its newline, leaving "&",
+// "<" and ">" as they are: the log is read by people and by jq, not
+// embedded in HTML.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // AppendLine writes one JSON line (without its newline) to the log.

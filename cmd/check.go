@@ -1,13 +1,13 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/visible"
 )
@@ -61,7 +61,7 @@ func checkRun(o *CheckOptions) error {
 		next = gate.NextStep(d, o.Env.UserConfig())
 	}
 	if o.JSON {
-		out, err := json.Marshal(struct {
+		out, err := audit.Marshal(struct {
 			Command  string        `json:"command"`
 			Argv     []string      `json:"argv,omitempty"`
 			Decision gate.Verdict  `json:"decision"`

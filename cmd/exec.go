@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -136,7 +135,7 @@ func (o *ExecOptions) refuse(req gate.Request, d gate.Decision, rec audit.Record
 	}
 	next := gate.NextStep(d, o.Env.UserConfig())
 	if o.JSON {
-		out, _ := json.Marshal(map[string]any{"ok": false, "error": map[string]any{
+		out, _ := audit.Marshal(map[string]any{"ok": false, "error": map[string]any{
 			"code": "PERMISSION_DENIED", "message": reason, "command": req.Text,
 			"outcome": rec.Outcome, "reasons": d.Reasons(), "risks": nonNilRisks(d.Risks()), "next_step": next,
 		}})

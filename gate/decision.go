@@ -34,6 +34,21 @@ func (v Verdict) String() string {
 // MarshalText makes a Verdict read as "allow", "ask" or "deny" in JSON.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
+// UnmarshalText reads "allow", "ask" or "deny"; anything else is an error.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "allow":
+		*v = Allow
+	case "ask":
+		*v = Ask
+	case "deny":
+		*v = Deny
+	default:
+		return fmt.Errorf("unknown decision %q", b)
+	}
+	return nil
+}
+
 // Check names a step of the decision.
 type Check string
 

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("u", false, "update testscript golden files")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"agentgate": main})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		UpdateScripts:       *update,
+		Setup: func(e *testscript.Env) error {
+			// No script may reach the developer's terminal, and every
+			// path agentgate writes stays under $WORK.
+			e.Setenv("AGENTGATE_TTY", "none")
+			e.Setenv("HOME", filepath.Join(e.WorkDir, "home"))
+			e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, "home", ".config"))
+			e.Setenv("XDG_STATE_HOME", filepath.Join(e.WorkDir, "home", ".local", "state"))
+			e.Setenv("AGENTGATE_POLICY", filepath.Join(e.WorkDir, "no-policy.toml"))
+			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits": cmdExits,
+			"audit": cmdAudit,
+		},
+		Condition: func(cond string) (bool, error) {
+			if prog, ok := strings.CutPrefix(cond, "have:"); ok {
+				_, err := exec.LookPath(prog)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+	})
+}
+
+// cmdExits runs a program and checks its exact exit status:
+//
+//	exits 126 agentgate exec -- 'rm x'
+//
+// Its stdout and stderr can then be matched like those of exec.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits STATUS program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad status %q", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d; want %d", args[1], got, want)
+	}
+}
+
+// cmdAudit checks an audit log: that every line is one JSON object, how
+// many there are, and fields of the last one (or of line N with @N):
+//
+//	audit $HOME/.local/state/agentgate/audit.jsonl count 1
+//	audit $LOG last outcome=denied_noninteractive decision=ask
+//	audit $LOG @1 event=escalation
+func cmdAudit(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 && !(neg && len(args) == 1) {
+		ts.Fatalf("usage: audit FILE count N | last|@N key=value...; ! audit FILE")
+	}
+	path := ts.MkAbs(args[0])
+	f, err := os.Open(path)
+	if neg && errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		ts.Fatalf("audit: %v", err)
+	}
+	defer f.Close()
+	var recs []map[string]any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 2<<20)
+	for n := 1; sc.Scan(); n++ {
+		var rec map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			ts.Fatalf("audit: %s:%d is not one JSON object: %v", path, n, err)
+		}
+		recs = append(recs, rec)
+	}
+	if neg {
+		ts.Fatalf("audit: %s exists with %d records", path, len(recs))
+	}
+	switch sel := args[1]; {
+	case sel == "count":
+		if want := args[2]; strconv.Itoa(len(recs)) != want {
+			ts.Fatalf("audit: %d records; want %s", len(recs), want)
+		}
+	case sel == "last" || strings.HasPrefix(sel, "@"):
+		i := len(recs) - 1
+		if sel != "last" {
+			i, _ = strconv.Atoi(sel[1:])
+			i--
+		}
+		if i < 0 || i >= len(recs) {
+			ts.Fatalf("audit: no record %s among %d", sel, len(recs))
+		}
+		for _, kv := range args[2:] {
+			k, want, _ := strings.Cut(kv, "=")
+			v, ok := recs[i][k]
+			if !ok {
+				ts.Fatalf("audit: record %d has no %q: %v", i+1, k, recs[i])
+			}
+			got := fmt.Sprint(v)
+			if s, isStr := v.(string); isStr {
+				got = s
+			} else if b, err := json.Marshal(v); err == nil && (strings.HasPrefix(string(b), "[") || strings.HasPrefix(string(b), "{")) {
+				got = string(b)
+			}
+			if !strings.Contains(got, want) {
+				ts.Fatalf("audit: record %d: %s = %q; want it to contain %q", i+1, k, got, want)
+			}
+		}
+	default:
+		ts.Fatalf("audit: unknown selector %q", sel)
+	}
+}
