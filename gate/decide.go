@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/agentgate/agentgate/allowlist"
 )
 
@@ -42,18 +44,19 @@ func Decide(req Request) (d Decision) {
 			d = ask(Reason{Check: CheckInternal, Message: fmt.Sprintf("internal error: %v", r)})
 		}
 	}()
-	segs := segments(req.Text, 0)
+	file, perr := parse(req.Text)
+	segs, complete := segments(req.Text, file)
 	if len(req.Argv) > 0 {
 		segs = append([][]string{req.Argv}, segs...)
 	}
 	var args []Arg
-	d, args = decide(req, segs)
+	d, args = decide(req, segs, file, perr)
 	d.literal = len(args) > 0
 	for _, a := range args {
 		d.argv = append(d.argv, a.Value)
 		d.literal = d.literal && a.Expands == ""
 	}
-	if d.verdict == Allow && len(segs) > MaxSegments {
+	if d.verdict == Allow && !complete {
 		// Not every command in the text was checked against the deny and
 		// ask rules.
 		d = ask(Reason{Check: CheckText, Match: fmt.Sprintf("%d commands", len(segs)),
@@ -67,7 +70,7 @@ func Decide(req Request) (d Decision) {
 
 // decide returns the decision and, when the text is one simple command,
 // its words.
-func decide(req Request, segs [][]string) (Decision, []Arg) {
+func decide(req Request, segs [][]string, file *syntax.File, perr error) (Decision, []Arg) {
 	if r, ok := matchRules(req, segs, allowlist.Deny); ok {
 		return deny(Reason{Check: CheckDenyRule, Match: r.match, Rule: r.rule.String(), Source: r.rule.Source.String(),
 			Message: "a deny rule matches " + quoteMatch(r.match)}), nil
@@ -93,7 +96,7 @@ func decide(req Request, segs [][]string) (Decision, []Arg) {
 		}
 		var why Reason
 		var ok bool
-		if args, why, ok = ShellWords(req.Text); !ok {
+		if args, why, ok = shellWords(req.Text, file, perr); !ok {
 			return ask(why), nil
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"path"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -26,50 +25,79 @@ const maxWrapperWords = 6
 // It over-collects on purpose: both the parse and a plain split on
 // operator characters are used, and each argv is also offered with
 // wrappers (sudo, env, xargs ...) and directories stripped from the front.
-func segments(text string, depth int) [][]string {
-	var out [][]string
-	var add func(argv []string, level int)
-	add = func(argv []string, level int) {
-		if len(argv) == 0 || level > maxNesting || len(out) > MaxSegments {
-			return
-		}
-		out = append(out, argv)
-		if depth < maxNesting && len(argv) >= 3 && isShell(argv[0]) && argv[1] == "-c" {
-			out = append(out, segments(argv[2], depth+1)...)
-		}
-		if base := path.Base(argv[0]); base != argv[0] && base != "." && base != "/" {
-			add(append([]string{base}, argv[1:]...), level+1)
-			return
-		}
-		if wrappers[argv[0]] {
-			// The wrapped command starts after the wrapper's options, whose
-			// values cannot be told apart from the command without knowing
-			// every wrapper's flags: try each of the next few words.
-			for i := 1; i < len(argv) && i <= maxWrapperWords; i++ {
-				add(argv[i:], level+1)
-			}
-		}
+// complete is false when a bound was reached and some were not collected.
+func segments(text string, f *syntax.File) (segs [][]string, complete bool) {
+	c := collector{parses: 1}
+	c.file(text, f, 0)
+	return c.out, !c.full
+}
+
+// maxParses bounds how many texts (the command and nested "bash -c"
+// scripts) one collection parses.
+const maxParses = 16
+
+type collector struct {
+	out    [][]string
+	parses int
+	full   bool
+}
+
+func (c *collector) text(text string, depth int) {
+	if c.parses >= maxParses {
+		c.full = true
+		return
 	}
-	for _, argv := range parsedSegments(text) {
-		add(argv, 0)
+	c.parses++
+	f, _ := parse(text)
+	c.file(text, f, depth)
+}
+
+// file collects from text and its parse (nil when it does not parse).
+func (c *collector) file(text string, f *syntax.File, depth int) {
+	for _, argv := range parsedSegments(text, f) {
+		c.add(argv, depth, 0)
 	}
 	for _, argv := range splitSegments(text) {
-		add(argv, 0)
+		c.add(argv, depth, 0)
 	}
-	return out
+}
+
+func (c *collector) add(argv []string, depth, level int) {
+	if len(argv) == 0 || level > maxNesting {
+		return
+	}
+	if len(c.out) >= MaxSegments {
+		c.full = true
+		return
+	}
+	c.out = append(c.out, argv)
+	if depth < maxNesting && len(argv) >= 3 && isShell(argv[0]) && argv[1] == "-c" {
+		c.text(argv[2], depth+1)
+	}
+	if base := path.Base(argv[0]); base != argv[0] && base != "." && base != "/" {
+		c.add(append([]string{base}, argv[1:]...), depth, level+1)
+		return
+	}
+	if wrappers[argv[0]] {
+		// The wrapped command starts after the wrapper's options, whose
+		// values cannot be told apart from the command without knowing
+		// every wrapper's flags: try each of the next few words.
+		for i := 1; i < len(argv) && i <= maxWrapperWords; i++ {
+			c.add(argv[i:], depth, level+1)
+		}
+	}
 }
 
 // parsedSegments walks the bash parse of text. A word that is not static
 // is kept as its source text. Nothing is returned when text does not parse;
 // splitSegments covers that case.
-func parsedSegments(text string) (out [][]string) {
+func parsedSegments(text string, f *syntax.File) (out [][]string) {
 	defer func() {
 		if recover() != nil {
 			out = nil
 		}
 	}()
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
-	if err != nil {
+	if f == nil {
 		return nil
 	}
 	for n := range syntax.Preorder(f) {
@@ -80,7 +108,7 @@ func parsedSegments(text string) (out [][]string) {
 		var argv []string
 		for _, w := range call.Args {
 			if _, static := staticWord(w); static {
-				if fields, err := expand.Fields(nil, w); err == nil && len(fields) > 0 {
+				if fields, err := wordFields(w); err == nil && len(fields) > 0 {
 					argv = append(argv, fields...)
 					continue
 				}
@@ -99,13 +127,17 @@ func splitSegments(text string) [][]string {
 	for _, seg := range strings.FieldsFunc(text, func(r rune) bool {
 		return r < 0x20 || r == 0x7f || strings.ContainsRune(";&|`()<>{}", r)
 	}) {
-		words := strings.Fields(strings.NewReplacer(`"`, "", `'`, "", `\`, "", "$", "").Replace(seg))
+		words := strings.Fields(unquoter.Replace(seg))
 		if len(words) > 0 {
 			out = append(out, words)
 		}
 	}
 	return out
 }
+
+// unquoter drops quoting characters for the plain split. A Replacer is
+// safe for concurrent use and never changes.
+var unquoter = strings.NewReplacer(`"`, "", `'`, "", `\`, "", "$", "")
 
 // wrappers are programs that run their arguments as another command.
 var wrappers = map[string]bool{

@@ -34,13 +34,28 @@ func (a Arg) mayBeFlag() bool {
 // an assignment prefix, a keyword construct, or a word bash would expand
 // from variables.
 func ShellWords(text string) (args []Arg, why Reason, ok bool) {
+	f, err := parse(text)
+	return shellWords(text, f, err)
+}
+
+// parse parses text as bash. The parser is made per call: it is not safe
+// for concurrent use, and the gate keeps no state between calls.
+func parse(text string) (f *syntax.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("parser failed: %v", r)
+		}
+	}()
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+}
+
+func shellWords(text string, f *syntax.File, err error) (args []Arg, why Reason, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			args, ok = nil, false
 			why = Reason{Check: CheckInternal, Message: fmt.Sprintf("internal error while reading the words: %v", r)}
 		}
 	}()
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
 	if err != nil {
 		return nil, Reason{Check: CheckWords, Match: "parse error", Message: "bash cannot parse it: " + err.Error()}, false
 	}
@@ -63,7 +78,7 @@ func ShellWords(text string) (args []Arg, why Reason, ok bool) {
 			return nil, Reason{Check: CheckWords, Match: src,
 				Message: fmt.Sprintf("word %d (%s) contains %s, whose value the gate cannot know", i+1, src, part)}, false
 		}
-		fields, err := expand.Fields(nil, w)
+		fields, err := wordFields(w)
 		if err != nil || len(fields) != 1 {
 			src := text[w.Pos().Offset():w.End().Offset()]
 			return nil, Reason{Check: CheckWords, Match: src,
@@ -72,6 +87,19 @@ func ShellWords(text string) (args []Arg, why Reason, ok bool) {
 		args = append(args, Arg{Value: fields[0], Expands: expansion(w, i == 0)})
 	}
 	return args, Reason{}, true
+}
+
+// wordFields removes quotes from a static word (and expands braces, which
+// can make several fields). A single plain literal with no backslash or
+// brace is its own value, which saves the expander's cost in the common
+// case.
+func wordFields(w *syntax.Word) ([]string, error) {
+	if len(w.Parts) == 1 {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(lit.Value, "\\{") {
+			return []string{lit.Value}, nil
+		}
+	}
+	return expand.Fields(nil, w)
 }
 
 // staticWord reports whether every part of w is a literal or a quoted
