@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Whole-process overhead of agentgate, as ratios against reference runs
+# made in the same loop (the machines are noisy: absolute times are not
+# comparable between runs, ratios are).
+#
+#   bash bench/overhead.sh [ROUNDS]     (default 300)
+#
+# Each round runs every variant once, in turn, so drift hits all alike;
+# the script prints the median wall time of each and the ratios.
+set -euo pipefail
+rounds=${1:-300}
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/agentgate" .
+# The floor: an empty Go program, which pays only the Go runtime's start.
+mkdir "$tmp/noop"
+printf 'package main\n\nfunc main() {}\n' >"$tmp/noop/main.go"
+printf 'module noop\n\ngo 1.26\n' >"$tmp/noop/go.mod"
+(cd "$tmp/noop" && go build -o "$tmp/go-noop" .)
+export AGENTGATE_AUDIT_LOG="$tmp/audit.jsonl" AGENTGATE_TTY=none
+ag="$tmp/agentgate"
+
+names=(go_noop bash_true agentgate_true ls_direct bash_ls agentgate_ls agentgate_denied)
+run() {
+	case $1 in
+	go_noop) "$tmp/go-noop" ;;
+	bash_true) bash -c true ;;
+	agentgate_true) "$ag" exec -- 'true' ;;
+	ls_direct) ls -d / ;;
+	bash_ls) bash -c 'ls -d /' ;;
+	agentgate_ls) "$ag" exec -- 'ls -d /' ;;
+	agentgate_denied) "$ag" exec -- 'touch x' 2>/dev/null || true ;;
+	esac
+}
+for n in "${names[@]}"; do : >"$tmp/$n"; run "$n" >/dev/null; done
+for ((i = 0; i < rounds; i++)); do
+	for n in "${names[@]}"; do
+		s=$EPOCHREALTIME
+		run "$n" >/dev/null
+		e=$EPOCHREALTIME
+		echo "$(((${e/./} - ${s/./})))" >>"$tmp/$n"
+	done
+done
+median() { sort -n "$1" | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+declare -A med
+for n in "${names[@]}"; do med[$n]=$(median "$tmp/$n"); done
+printf '%-16s %10s\n' variant 'median µs'
+for n in "${names[@]}"; do printf '%-16s %10s\n' "$n" "${med[$n]}"; done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+echo
+echo "agentgate exec -- true  / bash -c true     = $(ratio "${med[agentgate_true]}" "${med[bash_true]}")   (bash builtin: agentgate, then bash)"
+echo "agentgate exec -- 'ls'  / bash -c 'ls'     = $(ratio "${med[agentgate_ls]}" "${med[bash_ls]}")   (literal command: agentgate execs ls directly)"
+echo "agentgate exec -- 'ls'  / ls               = $(ratio "${med[agentgate_ls]}" "${med[ls_direct]}")"
+echo "bash -c 'ls'            / ls               = $(ratio "${med[bash_ls]}" "${med[ls_direct]}")   (what a shell start costs)"
+echo "agentgate exec -- 'ls'  / (go-noop + ls)   = $(ratio "${med[agentgate_ls]}" "$((${med[go_noop]%.*} + ${med[ls_direct]%.*}))")   (1.00 would be a Go process start and nothing else)"
+echo "denied (audit + fsync)  / bash -c true     = $(ratio "${med[agentgate_denied]}" "${med[bash_true]}")"
