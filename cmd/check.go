@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/visible"
@@ -14,9 +13,10 @@ import (
 
 // CheckOptions are the inputs of "agentgate check".
 type CheckOptions struct {
-	Env  *Env
-	Args []string
-	JSON bool
+	Env   *Env
+	Args  []string
+	Flags ConfigFlags
+	JSON  bool
 }
 
 func newCmdCheck(env *Env, runF func(*CheckOptions) error) *cobra.Command {
@@ -45,6 +45,7 @@ ask, 3 when it would be denied, 2 for a usage error.`,
 			return checkRun(o)
 		},
 	}
+	o.Flags.register(c.Flags())
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the decision as a JSON object")
 	return c
 }
@@ -54,7 +55,12 @@ func checkRun(o *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	req.Rules = allowlist.Defaults()
+	cfg, err := o.Env.loadConfig(&o.Flags)
+	if err != nil {
+		return err
+	}
+	cwd, _ := o.Env.Getwd()
+	req.Rules, req.Paths = cfg.Rules, cfg.Paths(o.Env.home(), cwd)
 	d := o.Env.vet(gate.Decide(req))
 	next := ""
 	if d.Verdict() != gate.Allow {

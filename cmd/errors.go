@@ -53,10 +53,14 @@ func exitCode(err error, stderr io.Writer) int {
 		st exitStatus
 		ue *usageError
 		ie *internalError
+		ce *configError
 	)
 	switch {
 	case errors.As(err, &st):
 		return int(st)
+	case errors.As(err, &ce):
+		printError(stderr, ce.Error(), "")
+		return exitUsage
 	case errors.As(err, &ue):
 		printError(stderr, ue.msg, ue.hint)
 		return exitUsage

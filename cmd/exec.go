@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/audit"
+	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/visible"
 	"github.com/agentgate/agentgate/runner"
@@ -18,9 +18,9 @@ import (
 type ExecOptions struct {
 	Env            *Env
 	Args           []string
+	Flags          ConfigFlags
 	NonInteractive bool
 	JSON           bool
-	AuditLog       string
 	Session        string
 }
 
@@ -31,8 +31,8 @@ func newCmdExec(env *Env, runF func(*ExecOptions) error) *cobra.Command {
 		Short: "Run a command if it is known read-only; otherwise ask, or deny",
 		Long: `Run COMMAND through the gate.
 
-A single argument is a shell command string, run with bash; agents should
-pass their command this way, as one unexpanded argument:
+A single argument is a shell command string; agents should pass their
+command this way, as one unexpanded argument:
 
   agentgate exec -- 'git log --oneline -5'
 
@@ -48,10 +48,12 @@ a CI variable, no /dev/tty) the command is denied with exit status 126.
 Every escalation is appended to the audit log.
 
 Exit status: the command's own (128+N if killed by signal N); 126 when
-denied; 2 for a usage error; 125 when agentgate itself failed.`,
+denied; 2 for a usage or configuration error; 125 when agentgate itself
+failed.`,
 		Example: `  agentgate exec -- 'git status'
   agentgate exec --non-interactive -- 'git status && rm -rf build'
-  agentgate exec --json -- 'make test'`,
+  agentgate exec --json -- 'make test'
+  agentgate exec --allow 'make test' -- 'make test'`,
 		Args: func(c *cobra.Command, args []string) error {
 			if c.ArgsLenAtDash() != 0 {
 				return usagef(`write "--" before the command: agentgate exec -- 'git status'`, `the command must follow "--"`)
@@ -67,9 +69,9 @@ denied; 2 for a usage error; 125 when agentgate itself failed.`,
 		},
 	}
 	f := c.Flags()
+	o.Flags.register(f)
 	f.BoolVar(&o.NonInteractive, "non-interactive", false, "never prompt: deny whatever would ask (as in CI)")
 	f.BoolVar(&o.JSON, "json", false, "on denial, print a JSON error object on stdout instead of text on stderr")
-	f.StringVar(&o.AuditLog, "audit-log", "", "audit log path (default $AGENTGATE_AUDIT_LOG, else $XDG_STATE_HOME/agentgate/audit.jsonl)")
 	f.StringVar(&o.Session, "session", "", "session name (default $AGENTGATE_SESSION, else the terminal session)")
 	return c
 }
@@ -79,16 +81,31 @@ func execRun(o *ExecOptions) error {
 	if err != nil {
 		return err
 	}
-	req.Rules = allowlist.Defaults()
+	cfg, err := o.Env.loadConfig(&o.Flags)
+	if err != nil {
+		return err
+	}
+	cwd, _ := o.Env.Getwd()
+	req.Rules, req.Paths = cfg.Rules, cfg.Paths(o.Env.home(), cwd)
 	d := o.Env.vet(gate.Decide(req))
 	if d.Verdict() == gate.Allow {
 		return o.Env.runAllowed(req, d)
 	}
 	sess := session.ID(firstNonEmpty(o.Session, o.Env.Getenv("AGENTGATE_SESSION")))
 	rec := o.Env.newRecord(req, d, sess)
-	if d.Verdict() == gate.Deny {
+	switch {
+	case d.Verdict() == gate.Deny:
 		rec.Outcome = audit.OutcomeDenied
 		return o.refuse(req, d, rec, "")
+	case cfg.Mode == config.ModeBypass && !d.Sticky():
+		rec.Outcome = audit.OutcomeBypassed
+		return o.runApproved(req, d, rec)
+	case cfg.Mode == config.ModeReadonly:
+		rec.Outcome = audit.OutcomeDeniedReadonly
+		return o.refuse(req, d, rec, "mode readonly (from "+cfg.ModeSource+") runs only allowlisted commands")
+	case cfg.Mode == config.ModeCI:
+		rec.Outcome = audit.OutcomeDeniedNonInteractive
+		return o.refuse(req, d, rec, "no one to ask: mode ci (from "+cfg.ModeSource+")")
 	}
 	tty, why := o.Env.terminal(o.NonInteractive)
 	if tty != nil {
@@ -99,6 +116,34 @@ func execRun(o *ExecOptions) error {
 	}
 	rec.Outcome = audit.OutcomeDeniedNonInteractive
 	return o.refuse(req, d, rec, "no one to ask: "+why)
+}
+
+// runApproved records the approval before anything runs (if the record
+// cannot be written, nothing runs), runs the command, waits, and records
+// its exit status and duration.
+func (o *ExecOptions) runApproved(req gate.Request, d gate.Decision, rec audit.Record) error {
+	log := o.Env.AuditLog(o.Flags.AuditLog)
+	if err := audit.Append(log, rec); err != nil {
+		return &internalError{fmt.Errorf("the command was not run: its audit record could not be written: %w", err)}
+	}
+	p, err := o.Env.plan(req, d, false)
+	if err != nil {
+		return o.Env.commandError(err)
+	}
+	start := o.Env.Now()
+	code, err := o.Env.Run(p)
+	if err != nil {
+		return o.Env.commandError(err)
+	}
+	res := rec
+	res.Event, res.Time = audit.EventResult, o.Env.Now().UTC().Format(audit.TimeFormat)
+	res.Reasons, res.Risks = nil, nil
+	ms := o.Env.Now().Sub(start).Milliseconds()
+	res.ExitCode, res.DurationMS = &code, &ms
+	if err := audit.Append(log, res); err != nil {
+		warnf(o.Env.Stderr, "the command ran, but its result was not recorded: %v", err)
+	}
+	return exitStatus(code)
 }
 
 // runAllowed replaces agentgate with the command: nothing remains to do
@@ -128,7 +173,7 @@ func (e *Env) commandError(err error) error {
 // record cannot be written the command is still refused, and the error
 // is reported too.
 func (o *ExecOptions) refuse(req gate.Request, d gate.Decision, rec audit.Record, context string) error {
-	logErr := audit.Append(o.Env.AuditLog(o.AuditLog), rec)
+	logErr := audit.Append(o.Env.AuditLog(o.Flags.AuditLog), rec)
 	reason := d.Primary().String()
 	if context != "" {
 		reason += "; " + context

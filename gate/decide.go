@@ -21,6 +21,9 @@ type Request struct {
 	// Rules are the allow, ask and deny rules from every source, in any
 	// order: the kind of a rule, not its position, decides.
 	Rules []allowlist.Rule
+	// Paths are the self-protected and sensitive paths: a command naming
+	// one always asks (unless a deny rule denies it).
+	Paths Paths
 }
 
 // Decide judges a command. The first step that applies wins:
@@ -35,6 +38,10 @@ type Request struct {
 //  6. an allow rule matches the words, and none of the argument exceptions
 //     of any matching allow rule hits: allow; a hit: ask;
 //  7. otherwise: ask, "not on the allowlist".
+//
+// Whatever steps 2 to 7 decided, a command that names a self-protected or
+// sensitive path (see [Paths]) or runs "git config" becomes a sticky ask:
+// no mode, allow rule or session memory may turn it into an allow.
 //
 // Risk notes are added to every ask and deny. Decide does no I/O and never
 // panics: an internal error is an ask.
@@ -55,6 +62,9 @@ func Decide(req Request) (d Decision) {
 	for _, a := range args {
 		d.argv = append(d.argv, a.Value)
 		d.literal = d.literal && a.Expands == ""
+	}
+	if d.verdict != Deny {
+		d = protect(req, segs, d)
 	}
 	if d.verdict == Allow && !complete {
 		// Not every command in the text was checked against the deny and
@@ -147,6 +157,37 @@ func decideAllow(rules []allowlist.Rule, args []Arg, argv []string) Decision {
 	}
 	return allow(Reason{Check: CheckAllowlist, Match: best.String(), Rule: best.String(), Source: best.Source.String(),
 		Message: "on the allowlist: " + best.String()})
+}
+
+// protect turns d into a sticky ask when the command names a protected
+// path or changes git configuration. The protection reason comes first;
+// the reasons d already had follow.
+func protect(req Request, segs [][]string, d Decision) Decision {
+	var why Reason
+	if h, ok := req.Paths.matcher(req.Paths.Self).hit(segs); ok {
+		why = Reason{Check: CheckSelfProtect, Match: h.word, Rule: h.pattern, Source: "self-protection",
+			Message: fmt.Sprintf("names %s, a protected file that changes how commands run (%s)", quoteMatch(h.word), h.pattern)}
+	} else if gitConfig(segs) {
+		why = Reason{Check: CheckSelfProtect, Match: "git config", Rule: "git config", Source: "self-protection",
+			Message: "git config can change .git/config, which names programs git runs"}
+	} else if h, ok := req.Paths.matcher(req.Paths.Sensitive).hit(segs); ok {
+		why = Reason{Check: CheckSensitive, Match: h.word, Rule: h.pattern, Source: "sensitive paths",
+			Message: fmt.Sprintf("names %s, which may hold secrets (%s): reading it sends them to the model", quoteMatch(h.word), h.pattern)}
+	} else {
+		return d
+	}
+	p := ask(why, d.reasons...)
+	p.sticky, p.argv, p.literal = true, d.argv, d.literal
+	return p
+}
+
+func gitConfig(segs [][]string) bool {
+	for _, argv := range segs {
+		if len(argv) >= 2 && argv[0] == "git" && argv[1] == "config" {
+			return true
+		}
+	}
+	return false
 }
 
 type ruleMatch struct {

@@ -1,0 +1,71 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/agentgate/agentgate/config"
+)
+
+// ConfigFlags are the flags every command that judges commands shares.
+type ConfigFlags struct {
+	Config   string
+	Mode     string
+	Compound string
+	Allow    []string
+	Ask      []string
+	Deny     []string
+	AuditLog string
+}
+
+func (f *ConfigFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.Config, "config", "", "extra config file (default $AGENTGATE_CONFIG)")
+	fs.StringVar(&f.Mode, "mode", "", "default, ci, readonly or bypass (default $AGENTGATE_MODE, else config)")
+	fs.StringVar(&f.Compound, "compound", "", `"ask" (any operator escalates) or "split" (judge each part)`)
+	fs.StringArrayVar(&f.Allow, "allow", nil, `allow a prefix for this call, e.g. --allow "make test" (repeatable)`)
+	fs.StringArrayVar(&f.Ask, "ask", nil, "always ask for a prefix (repeatable)")
+	fs.StringArrayVar(&f.Deny, "deny", nil, "deny a prefix (repeatable)")
+	fs.StringVar(&f.AuditLog, "audit-log", "", "audit log path (default $AGENTGATE_AUDIT_LOG, else $XDG_STATE_HOME/agentgate/audit.jsonl)")
+}
+
+// configError is a configuration problem: exit 2, named by file and line.
+type configError struct{ err error }
+
+func (e *configError) Error() string { return e.err.Error() }
+func (e *configError) Unwrap() error { return e.err }
+
+// PolicyPath is where the organisation policy lives.
+func (e *Env) PolicyPath() string {
+	if p := e.Getenv("AGENTGATE_POLICY"); p != "" {
+		return p
+	}
+	return "/etc/agentgate/policy.toml"
+}
+
+// loadConfig reads every config source and prints its warnings.
+func (e *Env) loadConfig(f *ConfigFlags) (*config.Config, error) {
+	cwd, _ := e.Getwd()
+	o := config.Options{
+		Cwd: cwd, Home: e.home(), ConfigDir: e.ConfigDir(), StateDir: e.StateDir(), PolicyPath: e.PolicyPath(),
+		Config: f.Config, ConfigFromFlag: f.Config != "", FlagMode: f.Mode, EnvMode: e.Getenv("AGENTGATE_MODE"),
+		FlagAllow: f.Allow, FlagAsk: f.Ask, FlagDeny: f.Deny, FlagCompound: f.Compound,
+		AuditLog: e.AuditLog(f.AuditLog),
+	}
+	if o.Config == "" {
+		o.Config = e.Getenv("AGENTGATE_CONFIG")
+	}
+	c, err := config.Load(o)
+	if err != nil {
+		var ce *config.Error
+		if errors.As(err, &ce) {
+			return nil, &configError{err}
+		}
+		return nil, &internalError{fmt.Errorf("load configuration: %w", err)}
+	}
+	for _, w := range c.Warnings {
+		warnf(e.Stderr, "%s", w)
+	}
+	return c, nil
+}

@@ -1,0 +1,241 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/agentgate/agentgate/allowlist"
+)
+
+// file is the TOML layout of every config file. Unknown keys are errors.
+type file struct {
+	Mode             string     `toml:"mode"`
+	Compound         string     `toml:"compound"`
+	PromptTimeout    *duration  `toml:"prompt_timeout"`
+	PromptChallenge  *bool      `toml:"prompt_challenge"`
+	SessionTTL       *duration  `toml:"session_ttl"`
+	BreakerThreshold *int       `toml:"breaker_threshold"`
+	BreakerWindow    *duration  `toml:"breaker_window"`
+	Allow            ruleTable  `toml:"allow"`
+	Ask              ruleTable  `toml:"ask"`
+	Deny             ruleTable  `toml:"deny"`
+	Sensitive        sensitive  `toml:"sensitive"`
+	Policy           *policyTab `toml:"policy"`
+}
+
+type ruleTable struct {
+	Prefix   []string   `toml:"prefix"`
+	Contains []string   `toml:"contains"`
+	Rule     []ruleSpec `toml:"rule"`
+}
+
+type ruleSpec struct {
+	Prefix string   `toml:"prefix"`
+	Except []string `toml:"except"`
+	Note   string   `toml:"note"`
+}
+
+type sensitive struct {
+	Paths []string `toml:"paths"`
+}
+
+type policyTab struct {
+	ForbidModes []string `toml:"forbid_modes"`
+	ForbidAllow []string `toml:"forbid_allow"`
+}
+
+type duration struct{ time.Duration }
+
+func (d *duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("%q is not a duration; write it like \"5m\", \"90s\" or \"12h\"", b)
+	}
+	if v <= 0 {
+		return fmt.Errorf("%q must be positive", b)
+	}
+	d.Duration = v
+	return nil
+}
+
+// Error is a problem with a config file, with its position and the fix.
+type Error struct {
+	Path      string
+	Line, Col int
+	Msg, Fix  string
+}
+
+func (e *Error) Error() string {
+	pos := e.Path
+	if e.Line > 0 {
+		pos = fmt.Sprintf("%s:%d:%d", e.Path, e.Line, max(e.Col, 1))
+	}
+	if e.Fix == "" {
+		return fmt.Sprintf("%s: %s", pos, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s; %s", pos, e.Msg, e.Fix)
+}
+
+var lineRE = regexp.MustCompile(`line (\d+)`)
+
+// parseFile decodes and checks one config file.
+func parseFile(path string, data []byte) (*file, error) {
+	var f file
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			fix := strings.TrimSpace(pe.Usage)
+			if fix == "" {
+				fix = "fix the TOML syntax there"
+			} else {
+				fix = firstLine(fix)
+			}
+			return nil, &Error{Path: path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: pe.Message, Fix: fix}
+		}
+		e := &Error{Path: path, Msg: strings.TrimPrefix(err.Error(), "toml: "), Fix: "see config.example.toml for the types of each key"}
+		if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
+			e.Line, _ = strconv.Atoi(m[1])
+			e.Col = 1
+			e.Msg = strings.TrimSpace(lineRE.ReplaceAllString(e.Msg, ""))
+			e.Msg = strings.TrimPrefix(strings.TrimPrefix(e.Msg, "(last key"), " ")
+		}
+		return nil, e
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		key := und[0].String()
+		line := keyLine(data, und[0])
+		return nil, &Error{Path: path, Line: line, Col: 1, Msg: fmt.Sprintf("unknown key %q", key),
+			Fix: "check its spelling against config.example.toml (keys: mode, compound, prompt_timeout, prompt_challenge, session_ttl, breaker_threshold, breaker_window, [allow], [ask], [deny], [sensitive], [policy])"}
+	}
+	return &f, nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return strings.TrimSpace(s)
+}
+
+// keyLine finds the line of a key in the file: the header of its table,
+// or the line where its last part is assigned inside that table.
+func keyLine(data []byte, key toml.Key) int {
+	if len(key) == 0 {
+		return 0
+	}
+	table := strings.Join(key[:len(key)-1], ".")
+	last := key[len(key)-1]
+	current := ""
+	headerLine := 0
+	for i, raw := range bytes.Split(data, []byte("\n")) {
+		line := strings.TrimSpace(string(raw))
+		if strings.HasPrefix(line, "[") {
+			current = strings.Trim(line, "[] ")
+			if current == strings.Join(key, ".") {
+				return i + 1
+			}
+			if current == table {
+				headerLine = i + 1
+			}
+			continue
+		}
+		name, _, ok := strings.Cut(line, "=")
+		if ok && current == table && strings.Trim(strings.TrimSpace(name), `"'`) == last {
+			return i + 1
+		}
+	}
+	return headerLine
+}
+
+// stringLine finds the line where the quoted string s first appears at or
+// after the table header, so each rule can name its source line.
+func stringLine(data []byte, table, s string) int {
+	current := ""
+	for i, raw := range bytes.Split(data, []byte("\n")) {
+		line := strings.TrimSpace(string(raw))
+		if strings.HasPrefix(line, "[") {
+			current = strings.Trim(line, "[] ")
+			continue
+		}
+		if current != table && !strings.HasPrefix(current, table+".") {
+			continue
+		}
+		if strings.Contains(line, strconv.Quote(s)) || strings.Contains(line, "'"+s+"'") {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// rules turns a file's tables into rules that remember their source.
+func (f *file) rules(path string, data []byte) ([]allowlist.Rule, error) {
+	var out []allowlist.Rule
+	for _, t := range []struct {
+		name  string
+		kind  allowlist.Kind
+		table ruleTable
+	}{{"allow", allowlist.Allow, f.Allow}, {"ask", allowlist.Ask, f.Ask}, {"deny", allowlist.Deny, f.Deny}} {
+		for _, p := range t.table.Prefix {
+			words := strings.Fields(p)
+			src := allowlist.Source{Name: path, Line: stringLine(data, t.name, p)}
+			if len(words) == 0 {
+				return nil, &Error{Path: path, Line: src.Line, Col: 1, Msg: fmt.Sprintf("empty prefix in [%s]", t.name),
+					Fix: `write the program and subcommand, e.g. prefix = ["make test"]`}
+			}
+			out = append(out, allowlist.Rule{Kind: t.kind, Prefix: words, Source: src})
+		}
+		for _, c := range t.table.Contains {
+			src := allowlist.Source{Name: path, Line: stringLine(data, t.name, c)}
+			if t.kind == allowlist.Allow {
+				return nil, &Error{Path: path, Line: src.Line, Col: 1, Msg: "[allow] cannot have contains rules",
+					Fix: "contains matches text anywhere, which is only safe for ask and deny: use prefix in [allow]"}
+			}
+			if strings.TrimSpace(c) == "" {
+				return nil, &Error{Path: path, Line: src.Line, Col: 1, Msg: fmt.Sprintf("empty contains in [%s]", t.name),
+					Fix: "an empty string would match every command; remove it"}
+			}
+			out = append(out, allowlist.Rule{Kind: t.kind, Contains: c, Source: src})
+		}
+		for _, r := range t.table.Rule {
+			words := strings.Fields(r.Prefix)
+			src := allowlist.Source{Name: path, Line: stringLine(data, t.name+".rule", r.Prefix)}
+			if len(words) == 0 {
+				return nil, &Error{Path: path, Line: src.Line, Col: 1, Msg: fmt.Sprintf("[[%s.rule]] without a prefix", t.name),
+					Fix: `add prefix = "program subcommand"`}
+			}
+			if len(r.Except) > 0 && t.kind != allowlist.Allow {
+				return nil, &Error{Path: path, Line: src.Line, Col: 1, Msg: fmt.Sprintf("except in [[%s.rule]]", t.name),
+					Fix: "argument exceptions only make sense on allow rules"}
+			}
+			rule := allowlist.Rule{Kind: t.kind, Prefix: words, Note: r.Note, Source: src}
+			for _, e := range r.Except {
+				ex, err := allowlist.ParseException(e, "listed as an exception in "+src.String())
+				if err != nil {
+					return nil, &Error{Path: path, Line: stringLine(data, t.name+".rule", e), Col: 1, Msg: err.Error()}
+				}
+				rule.Except = append(rule.Except, ex)
+			}
+			out = append(out, rule)
+		}
+	}
+	return out, nil
+}
+
+// readFile reads a config file; a missing file is (nil, nil).
+func readFile(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &Error{Path: path, Msg: err.Error(), Fix: "make it readable, or remove it"}
+	}
+	return data, nil
+}

@@ -1,0 +1,197 @@
+package gate
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Paths says which paths a command must not name without a person's
+// approval, whatever the allowlist, mode or session memory say.
+//
+// A pattern is one of:
+//   - an absolute path, or one starting with "~/": the path and everything
+//     under it ("~/.ssh", "/etc/agentgate/policy.toml");
+//   - a relative path with a slash: those components anywhere in a path
+//     (".git/config", ".git/hooks");
+//   - a name, possibly a glob: a file or directory of that name anywhere
+//     ("*.pem", ".env", "id_rsa*").
+type Paths struct {
+	// Home expands "~" and $HOME; Cwd resolves relative words.
+	Home, Cwd string
+	// Self are agentgate's own files and what could change how commands
+	// run: its configuration, policy, trust store, session state, audit
+	// log, .git/config, .git/hooks, shell startup files.
+	Self []string
+	// Sensitive are secrets: reading them sends them to the model.
+	Sensitive []string
+}
+
+// DefaultSensitive are the secrets asked about by default.
+var DefaultSensitive = []string{
+	"~/.ssh", "~/.aws", "~/.config/gcloud", "~/.netrc", "~/.docker/config.json", "~/.gnupg",
+	"~/.kube/config", "~/.npmrc", "~/.pypirc", "~/.git-credentials", "~/.config/gh/hosts.yml",
+	".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+}
+
+// DefaultSelf are protected in every setup: files that run commands at the
+// next shell start or git command, and agentgate's project files.
+var DefaultSelf = []string{
+	"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile", "~/.zshrc",
+	"~/.zshenv", "~/.zprofile", "~/.zlogin", "~/.config/fish", "~/.inputrc", "/etc/profile",
+	"/etc/bash.bashrc", "/etc/zsh", ".git/config", ".git/hooks", ".agentgate.toml", ".agentgate.local.toml",
+}
+
+// pathHit is a word of the command that names a protected path.
+type pathHit struct {
+	word, pattern string
+}
+
+// matcher is a list of patterns prepared once per decision.
+type matcher struct {
+	p        Paths
+	prefixes []pattern // absolute: the path and below
+	inner    []pattern // relative with a slash: components anywhere
+	names    []pattern // a file or directory name, maybe a glob
+}
+
+type pattern struct{ text, value, example string }
+
+func (p Paths) matcher(patterns []string) matcher {
+	m := matcher{p: p}
+	for _, pat := range patterns {
+		switch {
+		case strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~/"):
+			m.prefixes = append(m.prefixes, pattern{text: pat, value: p.resolve(pat)})
+		case strings.Contains(pat, "/"):
+			m.inner = append(m.inner, pattern{text: pat, value: "/" + strings.Trim(pat, "/")})
+		case pat != "":
+			m.names = append(m.names, pattern{text: pat, value: pat, example: example(pat)})
+		}
+	}
+	return m
+}
+
+func (m matcher) empty() bool { return len(m.prefixes)+len(m.inner)+len(m.names) == 0 }
+
+// hit returns the first word of segs that names a pattern.
+func (m matcher) hit(segs [][]string) (pathHit, bool) {
+	if m.empty() {
+		return pathHit{}, false
+	}
+	for _, argv := range segs {
+		for _, w := range argv {
+			if strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+				continue // a flag; a flag with a value is checked below
+			}
+			for _, cand := range candidates(w) {
+				if pat, ok := m.names1(cand); ok {
+					return pathHit{w, pat}, true
+				}
+			}
+		}
+	}
+	return pathHit{}, false
+}
+
+// candidates are the parts of a word that may be paths: the word, and
+// what follows "=" (--output=FILE) or ":" (a PATH-like list).
+func candidates(w string) []string {
+	out := []string{w}
+	if _, v, ok := strings.Cut(w, "="); ok && v != "" {
+		out = append(out, v)
+	}
+	if strings.Contains(w, ":") {
+		out = append(out, strings.Split(w, ":")...)
+	}
+	return out
+}
+
+// names1 reports the first pattern that word, as a path, names.
+func (m matcher) names1(word string) (string, bool) {
+	abs := m.p.resolve(word)
+	if abs == "" {
+		return "", false
+	}
+	glob := strings.ContainsAny(word, "*?[")
+	for _, t := range m.prefixes {
+		// A glob may expand to the protected path or below it.
+		if under(abs, t.value) || (glob && globReaches(abs, t.value)) {
+			return t.text, true
+		}
+	}
+	for _, t := range m.inner {
+		if strings.HasSuffix(abs, t.value) || strings.Contains(abs, t.value+"/") || (glob && strings.Contains(abs, "/.git")) {
+			return t.text, true
+		}
+	}
+	base := path.Base(abs)
+	for _, t := range m.names {
+		if ok, _ := path.Match(t.value, base); ok {
+			return t.text, true
+		}
+		// "*.p*" could expand to "key.pem": match the word's glob against
+		// an example name of the pattern.
+		if glob {
+			if ok, _ := path.Match(base, t.example); ok {
+				return t.text, true
+			}
+		}
+	}
+	return "", false
+}
+
+// resolve makes word an absolute, cleaned path: "~" and $HOME become the
+// home directory, a relative word is taken from the working directory.
+func (p Paths) resolve(word string) string {
+	switch {
+	case word == "~" || word == "$HOME" || word == "${HOME}":
+		word = p.Home
+	case strings.HasPrefix(word, "~/"):
+		word = p.Home + word[1:]
+	case strings.HasPrefix(word, "$HOME/"):
+		word = p.Home + word[5:]
+	case strings.HasPrefix(word, "${HOME}/"):
+		word = p.Home + word[7:]
+	}
+	if word == "" {
+		return ""
+	}
+	if !filepath.IsAbs(word) {
+		if p.Cwd == "" {
+			return "/" + path.Clean(word)
+		}
+		word = p.Cwd + "/" + word
+	}
+	return path.Clean(word)
+}
+
+func under(p, dir string) bool {
+	return dir != "" && (p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/"))
+}
+
+// globReaches reports whether a glob path could expand to target or a
+// path below it: its leading components match target's.
+func globReaches(glob, target string) bool {
+	g := strings.Split(glob, "/")
+	t := strings.Split(target, "/")
+	for i := 0; i < len(g) && i < len(t); i++ {
+		if ok, _ := path.Match(g[i], t[i]); !ok {
+			return false
+		}
+	}
+	return len(g) >= len(t) || strings.ContainsAny(g[len(g)-1], "*")
+}
+
+// example turns a name pattern into a name it matches: "*.pem" into
+// "x.pem", "id_rsa*" into "id_rsax".
+func example(pattern string) string {
+	r := strings.NewReplacer("*", "x", "?", "x")
+	out := r.Replace(pattern)
+	if i := strings.IndexByte(out, '['); i >= 0 {
+		if j := strings.IndexByte(out[i:], ']'); j > 1 {
+			out = out[:i] + string(out[i+1]) + out[i+j+1:]
+		}
+	}
+	return out
+}

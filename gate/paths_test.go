@@ -1,0 +1,76 @@
+package gate_test
+
+import (
+	"testing"
+
+	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/gate"
+)
+
+func TestProtectedPaths(t *testing.T) {
+	paths := gate.Paths{
+		Home:      "/home/u",
+		Cwd:       "/home/u/src/proj",
+		Self:      append([]string{"~/.config/agentgate", "~/.local/state/agentgate", "/etc/agentgate/policy.toml"}, gate.DefaultSelf...),
+		Sensitive: gate.DefaultSensitive,
+	}
+	tests := []struct {
+		text  string
+		check gate.Check // "" when the paths change nothing
+	}{
+		{"cat ~/.ssh/id_rsa", gate.CheckSensitive},
+		{"ls ~/.ssh", gate.CheckSensitive},
+		{"cat /home/u/.aws/credentials", gate.CheckSensitive},
+		{"cat $HOME/.netrc", gate.CheckSensitive},
+		{"cat ../../.aws/config", gate.CheckSensitive},
+		{"cat .env", gate.CheckSensitive},
+		{"cat config/.env.production", gate.CheckSensitive},
+		{"cat server.pem", gate.CheckSensitive},
+		{"cat tls/server.key", gate.CheckSensitive},
+		{"head id_ed25519.pub", gate.CheckSensitive},
+		{"cat *.p*", gate.CheckSensitive},
+		{"cat ~/.s?h/config", gate.CheckSensitive},
+		{"cat ~/.ss'h'/config", gate.CheckSensitive},
+		{"grep -r --include=*.pem x .", gate.CheckSensitive},
+		{"cat ~/.bashrc", gate.CheckSelfProtect},
+		{"echo evil >> ~/.bashrc", gate.CheckSelfProtect},
+		{"cat .git/config", gate.CheckSelfProtect},
+		{"ls .git/hooks", gate.CheckSelfProtect},
+		{"ls .git/hooks/pre-commit", gate.CheckSelfProtect},
+		{"cat ~/.config/agentgate/config.toml", gate.CheckSelfProtect},
+		{"rm -rf ~/.local/state/agentgate", gate.CheckSelfProtect},
+		{"cat /etc/agentgate/policy.toml", gate.CheckSelfProtect},
+		{"cat .agentgate.toml", gate.CheckSelfProtect},
+		{"git config core.pager less", gate.CheckSelfProtect},
+		{"sort -o ~/.profile x", gate.CheckSelfProtect},
+		{"git diff --output=.git/hooks/post-checkout", gate.CheckSelfProtect},
+		{"cat README.md", ""},
+		{"ls -la", ""},
+		{"cat src/keys.go", ""},
+		{"ls *.go", ""},
+		{"cat environment.txt", ""},
+	}
+	for _, tt := range tests {
+		d := gate.Decide(gate.Request{Text: tt.text, Rules: allowlist.Defaults(), Paths: paths})
+		if tt.check == "" {
+			if d.Primary().Check == gate.CheckSensitive || d.Primary().Check == gate.CheckSelfProtect || d.Sticky() {
+				t.Errorf("Decide(%q) = %s %+v; the paths should change nothing", tt.text, d.Verdict(), d.Primary())
+			}
+			continue
+		}
+		if d.Verdict() != gate.Ask || d.Primary().Check != tt.check || !d.Sticky() {
+			t.Errorf("Decide(%q) = %s [%s] sticky=%v (%s); want a sticky ask [%s]", tt.text, d.Verdict(), d.Primary().Check, d.Sticky(), d.Primary(), tt.check)
+		}
+	}
+	// A deny rule still denies.
+	deny := allowlist.Rule{Kind: allowlist.Deny, Prefix: []string{"cat"}, Source: allowlist.Source{Name: "p"}}
+	if d := gate.Decide(gate.Request{Text: "cat ~/.ssh/id_rsa", Rules: []allowlist.Rule{deny}, Paths: paths}); d.Verdict() != gate.Deny {
+		t.Errorf("deny rule lost to a sensitive path: %s", d.Verdict())
+	}
+	// Working inside a protected directory protects every relative word.
+	in := paths
+	in.Cwd = "/home/u/.ssh"
+	if d := gate.Decide(gate.Request{Text: "cat config", Rules: allowlist.Defaults(), Paths: in}); !d.Sticky() {
+		t.Errorf("cat config inside ~/.ssh: %s %+v", d.Verdict(), d.Primary())
+	}
+}
