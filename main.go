@@ -5,9 +5,16 @@
 package main
 
 import (
+	_ "embed"
 	"os"
 
 	"github.com/agentgate/agentgate/cmd"
 )
 
-func main() { os.Exit(cmd.Main()) }
+// exampleConfig is the starter config "agentgate init" writes: the very
+// text of config.example.toml, which documents every default.
+//
+//go:embed config.example.toml
+var exampleConfig string
+
+func main() { os.Exit(cmd.Main(exampleConfig)) }

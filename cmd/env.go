@@ -24,6 +24,8 @@ type Env struct {
 	// Exec replaces agentgate with the command; Run starts it and waits.
 	Exec func(runner.Plan) error
 	Run  func(runner.Plan) (int, error)
+	// ExampleConfig is the starter config "agentgate init" writes.
+	ExampleConfig string
 }
 
 // System returns the Env of the running process.

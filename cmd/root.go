@@ -31,15 +31,17 @@ Give agentgate the command as one unexpanded argument:
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usagef("run '"+c.CommandPath()+" --help' for usage", "%v", err)
 	})
-	root.AddCommand(newCmdExec(env, nil), newCmdCheck(env, nil))
+	root.AddCommand(newCmdExec(env, nil), newCmdCheck(env, nil), newCmdConfig(env), newCmdInit(env), newCmdTrust(env))
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
 }
 
 // Main runs agentgate with the process's arguments and returns its exit
-// code.
-func Main() int {
+// code. exampleConfig is config.example.toml, which "agentgate init"
+// writes (embedded by the root package, where the file lives).
+func Main(exampleConfig string) int {
 	env := System()
+	env.ExampleConfig = exampleConfig
 	root := NewRootCmd(env)
 	root.SetArgs(os.Args[1:])
 	return exitCode(root.Execute(), env.Stderr)

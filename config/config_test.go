@@ -281,7 +281,7 @@ func TestErrors(t *testing.T) {
 		{"[allow]\nprefixes = [\"ls\"]\n", `config.toml:2:1: unknown key "allow.prefixes"; check its spelling against config.example.toml`},
 		{"[alow]\nprefix = [\"ls\"]\n", `config.toml:1:1: unknown key "alow"`},
 		{"[allow]\nprefix = \"ls\"\n", `config.toml:2:1: `},
-		{"[allow\nprefix = [\"ls\"]\n", `config.toml:2:7: expected '.' or ']' to end table name`},
+		{"[allow\nprefix = [\"ls\"]\n", `config.toml:1:7: expected '.' or ']' to end table name`},
 		{"prompt_timeout = \"soon\"\n", `"soon" is not a duration; write it like "5m"`},
 		{"breaker_threshold = 0\n", `config.toml:1:1: breaker_threshold must be at least 1`},
 		{"[allow]\ncontains = [\"ls\"]\n", `config.toml:2:1: [allow] cannot have contains rules`},

@@ -84,7 +84,37 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s; %s", pos, e.Msg, e.Fix)
 }
 
-var lineRE = regexp.MustCompile(`line (\d+)`)
+var (
+	lineRE = regexp.MustCompile(`line (\d+)`)
+	keyRE  = regexp.MustCompile(`last key "([^"]+)"`)
+	typeRE = regexp.MustCompile(`TOML value has type (\w+); destination has type (\S+)`)
+)
+
+// typeError turns a decoding error (a value of the wrong type) into an
+// Error with the key, its line and the type wanted.
+func typeError(path string, err error) *Error {
+	msg := err.Error()
+	e := &Error{Path: path, Msg: strings.TrimPrefix(msg, "toml: "), Fix: "see config.example.toml for the type of each key"}
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		e.Line, _ = strconv.Atoi(m[1])
+		e.Col = 1
+	}
+	key := ""
+	if m := keyRE.FindStringSubmatch(msg); m != nil {
+		key = m[1]
+	}
+	if m := typeRE.FindStringSubmatch(msg); m != nil {
+		want := map[string]string{"slice": "an array such as [\"a\", \"b\"]", "string": "a string", "int": "an integer",
+			"bool": "true or false", "struct": "a table", "ptr": "a value"}[m[2]]
+		if want == "" {
+			want = m[2]
+		}
+		e.Msg = fmt.Sprintf("%s is a %s; it must be %s", key, strings.ToLower(m[1]), want)
+	} else if inner := errors.Unwrap(err); inner != nil && key != "" {
+		e.Msg = fmt.Sprintf("%s: %v", key, inner)
+	}
+	return e
+}
 
 // parseFile decodes and checks one config file.
 func parseFile(path string, data []byte) (*file, error) {
@@ -99,16 +129,15 @@ func parseFile(path string, data []byte) (*file, error) {
 			} else {
 				fix = firstLine(fix)
 			}
-			return nil, &Error{Path: path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: pe.Message, Fix: fix}
+			line, col := pe.Position.Line, pe.Position.Col
+			if lines := strings.Split(string(data), "\n"); strings.Contains(pe.Message, `'\n'`) && line > 1 && line-2 < len(lines) {
+				// The parser reports an unexpected end of line at the
+				// start of the next one; point at the end of the line.
+				line, col = line-1, len(lines[line-2])+1
+			}
+			return nil, &Error{Path: path, Line: line, Col: col, Msg: pe.Message, Fix: fix}
 		}
-		e := &Error{Path: path, Msg: strings.TrimPrefix(err.Error(), "toml: "), Fix: "see config.example.toml for the types of each key"}
-		if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
-			e.Line, _ = strconv.Atoi(m[1])
-			e.Col = 1
-			e.Msg = strings.TrimSpace(lineRE.ReplaceAllString(e.Msg, ""))
-			e.Msg = strings.TrimPrefix(strings.TrimPrefix(e.Msg, "(last key"), " ")
-		}
-		return nil, e
+		return nil, typeError(path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		key := und[0].String()

@@ -1,0 +1,206 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/config"
+)
+
+func newCmdConfig(env *Env) *cobra.Command {
+	var flags ConfigFlags
+	c := &cobra.Command{
+		Use:   "config",
+		Short: "Print the effective configuration: every rule with its source",
+		Long: `Print the effective configuration: the mode and where it came from, the
+files read and those found but (partly) ignored, and every rule with its
+kind and source (file:line, "default" or "flag").`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			cfg, err := env.loadConfig(&flags)
+			if err != nil {
+				return err
+			}
+			printConfig(env.Stdout, cfg)
+			return nil
+		},
+	}
+	flags.register(c.Flags())
+	return c
+}
+
+func printConfig(w io.Writer, c *config.Config) {
+	fmt.Fprintf(w, "mode: %s (from %s)\n", c.Mode, c.ModeSource)
+	fmt.Fprintf(w, "compound: %s (from %s)\n", c.Compound, c.CompoundSource)
+	fmt.Fprintf(w, "prompt_timeout: %s  prompt_challenge: %v  session_ttl: %s  breaker: %d in %s\n",
+		c.PromptTimeout, c.PromptChallenge, c.SessionTTL, c.BreakerThreshold, c.BreakerWindow)
+	fmt.Fprintf(w, "files:\n")
+	for _, f := range c.Files {
+		fmt.Fprintf(w, "  %-14s %s: %s\n", f.Role, f.Path, f.Status)
+	}
+	if len(c.ForbidModes)+len(c.ForbidAllow) > 0 {
+		fmt.Fprintf(w, "policy: forbidden modes %v; allow rules forbidden for %v\n", c.ForbidModes, c.ForbidAllow)
+	}
+	fmt.Fprintf(w, "rules (checked deny, then ask, then allow):\n")
+	for _, kind := range []allowlist.Kind{allowlist.Deny, allowlist.Ask, allowlist.Allow} {
+		for _, r := range c.Rules {
+			if r.Kind != kind {
+				continue
+			}
+			fmt.Fprintf(w, "  %-5s %-22s %s", r.Kind, r.String(), r.Source)
+			if len(r.Except) > 0 {
+				ex := make([]string, len(r.Except))
+				for i, e := range r.Except {
+					ex[i] = e.Text
+				}
+				fmt.Fprintf(w, "  except %s", strings.Join(ex, " "))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	for _, r := range c.Ignored {
+		fmt.Fprintf(w, "  ignored %s %s %s (the policy forbids allow rules for %s)\n", r.Kind, r.String(), r.Source, r.Prefix[0])
+	}
+	fmt.Fprintf(w, "sensitive paths: %s\n", strings.Join(c.Sensitive, " "))
+	fmt.Fprintf(w, "self-protected: %s\n", strings.Join(c.Self, " "))
+}
+
+func newCmdInit(env *Env) *cobra.Command {
+	var project bool
+	c := &cobra.Command{
+		Use:   "init [--project]",
+		Short: "Write a commented starter config (never overwrites)",
+		Long: `Write the commented starter configuration (the text of config.example.toml)
+to your user config, $XDG_CONFIG_HOME/agentgate/config.toml, or with
+--project to .agentgate.toml in the working directory. An existing file is
+never overwritten.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			path := env.UserConfig()
+			if project {
+				cwd, err := env.Getwd()
+				if err != nil {
+					return &internalError{err}
+				}
+				path = filepath.Join(cwd, ".agentgate.toml")
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				return &internalError{err}
+			}
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+			if errors.Is(err, os.ErrExist) {
+				return usagef("edit it, or remove it first", "%s already exists; not overwriting it", path)
+			}
+			if err != nil {
+				return &internalError{err}
+			}
+			if _, err := f.WriteString(env.ExampleConfig); err != nil {
+				f.Close()
+				return &internalError{err}
+			}
+			if err := f.Close(); err != nil {
+				return &internalError{err}
+			}
+			fmt.Fprintf(env.Stdout, "wrote %s\n", path)
+			if project {
+				fmt.Fprintf(env.Stdout, "its allow rules apply once you run: agentgate trust %s\n", path)
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&project, "project", false, "write .agentgate.toml in the working directory instead")
+	return c
+}
+
+func newCmdTrust(env *Env) *cobra.Command {
+	var revoke, list bool
+	c := &cobra.Command{
+		Use:   "trust [--revoke | --list] [FILE]",
+		Short: "Trust a project's .agentgate.toml so its allow rules apply",
+		Long: `A project's .agentgate.toml comes with the repository, possibly from an
+untrusted author, and an agent can edit it. Its ask and deny rules always
+apply; its allow rules and settings apply only after you review the file
+and run 'agentgate trust', which records its SHA-256. Any later change
+makes it untrusted again until you trust it again.
+
+FILE defaults to the project file agentgate would read from the working
+directory.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			store := config.TrustPath(env.StateDir())
+			t, err := config.LoadTrust(store)
+			if err != nil && !list {
+				return &internalError{err}
+			}
+			if list {
+				for _, p := range t.Paths() {
+					state := "trusted"
+					if !t.Trusted(p) {
+						state = "changed since trusted (allow rules ignored)"
+					}
+					fmt.Fprintf(env.Stdout, "%s  %s  %s\n", t.Files[p].SHA256[:12], p, state)
+				}
+				return nil
+			}
+			path, err := env.projectFile(args)
+			if err != nil {
+				return err
+			}
+			if revoke {
+				if !t.Known(path) {
+					return usagef("see agentgate trust --list", "%s is not trusted", path)
+				}
+				delete(t.Files, path)
+			} else if _, err := t.Add(path, env.Now()); err != nil {
+				return &internalError{err}
+			}
+			if err := t.Save(store); err != nil {
+				return &internalError{fmt.Errorf("save trust store: %w", err)}
+			}
+			if revoke {
+				fmt.Fprintf(env.Stdout, "no longer trusted: %s\n", path)
+			} else {
+				fmt.Fprintf(env.Stdout, "trusted: %s (sha256 %s)\n", path, t.Files[path].SHA256)
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&revoke, "revoke", false, "stop trusting the file")
+	c.Flags().BoolVar(&list, "list", false, "list trusted files")
+	return c
+}
+
+// projectFile is the named file, or the nearest .agentgate.toml (or
+// .agentgate.local.toml) up from the working directory.
+func (e *Env) projectFile(args []string) (string, error) {
+	if len(args) == 1 {
+		abs, err := filepath.Abs(args[0])
+		if err != nil {
+			return "", &internalError{err}
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return "", usagef("name an existing .agentgate.toml", "%v", err)
+		}
+		return abs, nil
+	}
+	cwd, err := e.Getwd()
+	if err != nil {
+		return "", &internalError{err}
+	}
+	for dir := cwd; ; dir = filepath.Dir(dir) {
+		p := filepath.Join(dir, ".agentgate.toml")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || dir == filepath.Dir(dir) {
+			return "", usagef("run it in a project with a .agentgate.toml, or name the file", "no .agentgate.toml found from %s up to the repository root", cwd)
+		}
+	}
+}
