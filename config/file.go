@@ -123,11 +123,10 @@ func parseFile(path string, data []byte) (*file, error) {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			fix := strings.TrimSpace(pe.Usage)
-			if fix == "" {
+			fix := firstLine(strings.TrimSpace(pe.Usage))
+			if fix == "" && !strings.Contains(pe.Message, ";") {
+				// Our own value errors already say what to write.
 				fix = "fix the TOML syntax there"
-			} else {
-				fix = firstLine(fix)
 			}
 			line, col := pe.Position.Line, pe.Position.Col
 			if lines := strings.Split(string(data), "\n"); strings.Contains(pe.Message, `'\n'`) && line > 1 && line-2 < len(lines) {
