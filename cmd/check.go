@@ -3,11 +3,13 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/inspect"
 	"github.com/agentgate/agentgate/internal/visible"
 )
 
@@ -68,13 +70,14 @@ func checkRun(o *CheckOptions) error {
 	}
 	if o.JSON {
 		out, err := audit.Marshal(struct {
-			Command  string        `json:"command"`
-			Argv     []string      `json:"argv,omitempty"`
-			Decision gate.Verdict  `json:"decision"`
-			Reasons  []gate.Reason `json:"reasons"`
-			Risks    []gate.Risk   `json:"risks"`
-			NextStep string        `json:"next_step,omitempty"`
-		}{req.Text, req.Argv, d.Verdict(), d.Reasons(), nonNilRisks(d.Risks()), next})
+			Command  string         `json:"command"`
+			Argv     []string       `json:"argv,omitempty"`
+			Decision gate.Verdict   `json:"decision"`
+			Reasons  []gate.Reason  `json:"reasons"`
+			Risks    []gate.Risk    `json:"risks"`
+			NextStep string         `json:"next_step,omitempty"`
+			Shell    inspect.Script `json:"shell"`
+		}{req.Text, req.Argv, d.Verdict(), d.Reasons(), nonNilRisks(d.Risks()), next, inspect.Parse(req.Text)})
 		if err != nil {
 			return &internalError{err}
 		}
@@ -107,4 +110,16 @@ func printDecision(w io.Writer, req gate.Request, d gate.Decision, next string) 
 	if next != "" {
 		fmt.Fprintf(w, "next step: %s\n", next)
 	}
+	fmt.Fprintf(w, "the shell would run:\n%s", indent(inspect.Parse(req.Text).Tree(), "  "))
+}
+
+func indent(s, prefix string) string {
+	if s == "" {
+		return ""
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "") + "\n"
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/inspect"
 )
 
 // Version is agentgate's version: set with -ldflags "-X
@@ -51,6 +52,7 @@ func (e *Env) newRecord(req gate.Request, d gate.Decision, sessionID string) aud
 		User:     name,
 		Host:     host,
 		Version:  version(),
+		Shell:    inspect.Parse(req.Text),
 	}
 }
 

@@ -94,6 +94,12 @@ func decide(req Request, segs [][]string, file *syntax.File, perr error) (Decisi
 			if why, bad := judgeText(w); bad {
 				return ask(why), nil
 			}
+			if i := strings.IndexAny(w, "\n\r"); i >= 0 {
+				// No shell reads it as a separator, but a person reading
+				// the command would.
+				return ask(Reason{Check: CheckText, Match: fmt.Sprintf("%U", w[i]),
+					Message: fmt.Sprintf("an argument holds a line break (%U)", w[i])}), nil
+			}
 			args = append(args, Arg{Value: w})
 		}
 		if len(args) == 0 {

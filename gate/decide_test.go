@@ -271,6 +271,8 @@ func TestArgvForm(t *testing.T) {
 		{[]string{"bash", "-c", "ls"}, gate.Ask},
 		{[]string{"git", "log", "--output=x"}, gate.Ask},
 		{[]string{"find", "*"}, gate.Allow}, // no shell: "*" is a literal file name
+		{[]string{"ls", "a\rb"}, gate.Ask},
+		{[]string{"echo", "a\nrm -rf ~"}, gate.Ask},
 	}
 	for _, tt := range tests {
 		d := gate.Decide(gate.Request{Text: strings.Join(tt.argv, " "), Argv: tt.argv, Rules: allowlist.Defaults()})
