@@ -30,6 +30,7 @@ const (
 	OutcomeDenied               = "denied"
 	OutcomeApprovedOnce         = "approved_once"
 	OutcomeApprovedSession      = "approved_session"
+	OutcomeApprovedAlways       = "approved_always"
 	OutcomeAllowedBySession     = "allowed_by_session"
 	OutcomeDeniedSession        = "denied_session"
 	OutcomeDeniedBySession      = "denied_by_session"

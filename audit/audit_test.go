@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 func record(writer, i int) audit.Record {
 	return audit.Record{
 		Time: "2026-11-29T00:00:00.000Z", ID: fmt.Sprintf("%d-%d", writer, i), Event: audit.EventEscalation,
-		Command: fmt.Sprintf("writer %d record %d %s", writer, i, strings.Repeat("x", 8000)),
+		Command:  fmt.Sprintf("writer %d record %d %s", writer, i, strings.Repeat("x", 8000)),
 		Decision: gate.Ask, Outcome: audit.OutcomeDeniedNonInteractive,
 		Reasons: []gate.Reason{{Check: gate.CheckDefault, Message: "not on the allowlist"}},
 	}

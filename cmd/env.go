@@ -1,12 +1,14 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/agentgate/agentgate/prompt"
 	"github.com/agentgate/agentgate/runner"
 )
 
@@ -24,6 +26,8 @@ type Env struct {
 	// Exec replaces agentgate with the command; Run starts it and waits.
 	Exec func(runner.Plan) error
 	Run  func(runner.Plan) (int, error)
+	// Ask shows the approval prompt on the terminal.
+	Ask func(ctx context.Context, tty *os.File, q prompt.Question, o prompt.Options) prompt.Result
 	// ExampleConfig is the starter config "agentgate init" writes.
 	ExampleConfig string
 }
@@ -40,6 +44,7 @@ func System() *Env {
 		OpenTTY: func() (*os.File, error) { return os.OpenFile("/dev/tty", os.O_RDWR, 0) },
 		Exec:    runner.Exec,
 		Run:     runner.Run,
+		Ask:     prompt.Ask,
 	}
 }
 

@@ -2,16 +2,12 @@ package cmd
 
 import (
 	"errors"
-	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentgate/agentgate/audit"
-	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
-	"github.com/agentgate/agentgate/internal/visible"
 	"github.com/agentgate/agentgate/runner"
-	"github.com/agentgate/agentgate/session"
 )
 
 // ExecOptions are the inputs of "agentgate exec".
@@ -22,6 +18,7 @@ type ExecOptions struct {
 	NonInteractive bool
 	JSON           bool
 	Session        string
+	PromptTimeout  time.Duration
 }
 
 func newCmdExec(env *Env, runF func(*ExecOptions) error) *cobra.Command {
@@ -73,6 +70,7 @@ failed.`,
 	f.BoolVar(&o.NonInteractive, "non-interactive", false, "never prompt: deny whatever would ask (as in CI)")
 	f.BoolVar(&o.JSON, "json", false, "on denial, print a JSON error object on stdout instead of text on stderr")
 	f.StringVar(&o.Session, "session", "", "session name (default $AGENTGATE_SESSION, else the terminal session)")
+	f.DurationVar(&o.PromptTimeout, "prompt-timeout", 0, "deny when the prompt gets no answer in this time (default from config, else 5m)")
 	return c
 }
 
@@ -85,65 +83,16 @@ func execRun(o *ExecOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.PromptTimeout > 0 {
+		cfg.PromptTimeout = o.PromptTimeout
+	}
 	cwd, _ := o.Env.Getwd()
 	req.Rules, req.Paths = cfg.Rules, cfg.Paths(o.Env.home(), cwd)
 	d := o.Env.vet(gate.Decide(req))
 	if d.Verdict() == gate.Allow {
 		return o.Env.runAllowed(req, d)
 	}
-	sess := session.ID(firstNonEmpty(o.Session, o.Env.Getenv("AGENTGATE_SESSION")))
-	rec := o.Env.newRecord(req, d, sess)
-	switch {
-	case d.Verdict() == gate.Deny:
-		rec.Outcome = audit.OutcomeDenied
-		return o.refuse(req, d, rec, "")
-	case cfg.Mode == config.ModeBypass && !d.Sticky():
-		rec.Outcome = audit.OutcomeBypassed
-		return o.runApproved(req, d, rec)
-	case cfg.Mode == config.ModeReadonly:
-		rec.Outcome = audit.OutcomeDeniedReadonly
-		return o.refuse(req, d, rec, "mode readonly (from "+cfg.ModeSource+") runs only allowlisted commands")
-	case cfg.Mode == config.ModeCI:
-		rec.Outcome = audit.OutcomeDeniedNonInteractive
-		return o.refuse(req, d, rec, "no one to ask: mode ci (from "+cfg.ModeSource+")")
-	}
-	tty, why := o.Env.terminal(o.NonInteractive)
-	if tty != nil {
-		// The approval prompt is not built yet: until it is, a terminal
-		// changes nothing and the command is denied as in CI.
-		tty.Close()
-		why = "the approval prompt is not available in this build"
-	}
-	rec.Outcome = audit.OutcomeDeniedNonInteractive
-	return o.refuse(req, d, rec, "no one to ask: "+why)
-}
-
-// runApproved records the approval before anything runs (if the record
-// cannot be written, nothing runs), runs the command, waits, and records
-// its exit status and duration.
-func (o *ExecOptions) runApproved(req gate.Request, d gate.Decision, rec audit.Record) error {
-	log := o.Env.AuditLog(o.Flags.AuditLog)
-	if err := audit.Append(log, rec); err != nil {
-		return &internalError{fmt.Errorf("the command was not run: its audit record could not be written: %w", err)}
-	}
-	p, err := o.Env.plan(req, d, false)
-	if err != nil {
-		return o.Env.commandError(err)
-	}
-	start := o.Env.Now()
-	code, err := o.Env.Run(p)
-	if err != nil {
-		return o.Env.commandError(err)
-	}
-	res := rec
-	res.Event, res.Time = audit.EventResult, o.Env.Now().UTC().Format(audit.TimeFormat)
-	res.Reasons, res.Risks = nil, nil
-	ms := o.Env.Now().Sub(start).Milliseconds()
-	res.ExitCode, res.DurationMS = &code, &ms
-	if err := audit.Append(log, res); err != nil {
-		warnf(o.Env.Stderr, "the command ran, but its result was not recorded: %v", err)
-	}
-	return exitStatus(code)
+	return o.escalate(req, d, cfg, cwd)
 }
 
 // runAllowed replaces agentgate with the command: nothing remains to do
@@ -167,36 +116,6 @@ func (e *Env) commandError(err error) error {
 		return &internalError{err}
 	}
 	return nil
-}
-
-// refuse records a denial, tells the proposer, and exits 126. If the
-// record cannot be written the command is still refused, and the error
-// is reported too.
-func (o *ExecOptions) refuse(req gate.Request, d gate.Decision, rec audit.Record, context string) error {
-	logErr := audit.Append(o.Env.AuditLog(o.Flags.AuditLog), rec)
-	reason := d.Primary().String()
-	if context != "" {
-		reason += "; " + context
-	}
-	next := gate.NextStep(d, o.Env.UserConfig())
-	if o.JSON {
-		out, _ := audit.Marshal(map[string]any{"ok": false, "error": map[string]any{
-			"code": "PERMISSION_DENIED", "message": reason, "command": req.Text,
-			"outcome": rec.Outcome, "reasons": d.Reasons(), "risks": nonNilRisks(d.Risks()), "next_step": next,
-		}})
-		fmt.Fprintf(o.Env.Stdout, "%s\n", out)
-	} else {
-		fmt.Fprintf(o.Env.Stderr, "agentgate: denied: %s: %s\n", visible.String(req.Text), reason)
-		for _, r := range d.Risks() {
-			fmt.Fprintf(o.Env.Stderr, "agentgate: note: %s %s\n", r.Program, r.Note)
-		}
-		fmt.Fprintf(o.Env.Stderr, "agentgate: hint: %s\n", next)
-	}
-	if logErr != nil {
-		printError(o.Env.Stderr, "the audit record was not written: "+logErr.Error(),
-			"check the audit log path (--audit-log, AGENTGATE_AUDIT_LOG) is writable")
-	}
-	return exitStatus(exitDenied)
 }
 
 func firstNonEmpty(s ...string) string {

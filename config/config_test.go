@@ -322,7 +322,7 @@ func TestProtectedPathsFromConfig(t *testing.T) {
 	o.AuditLog = filepath.Join(w.home, "logs", "audit.jsonl")
 	c := w.load(o)
 	for text, check := range map[string]gate.Check{
-		"tee " + o.AuditLog:                   gate.CheckSelfProtect,
+		"tee " + o.AuditLog:                    gate.CheckSelfProtect,
 		"tee ~/.config/agentgate/learned.toml": gate.CheckSelfProtect,
 		"cat " + w.pol:                         gate.CheckSelfProtect,
 		"cat secrets/db.txt":                   gate.CheckSensitive,

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // Trust records which project files the user reviewed: the SHA-256 of
@@ -90,36 +92,7 @@ func (t *Trust) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	return WriteAtomic(path, append(data, '\n'))
-}
-
-// WriteAtomic replaces path with data: readers see the old file or the new
-// one, never a part.
-func WriteAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return fsutil.WriteAtomic(path, append(data, '\n'))
 }
 
 func fileSum(path string) (string, error) {

@@ -1,0 +1,142 @@
+package session
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
+)
+
+// Memory verdicts.
+const (
+	Allowed = "allow"
+	Denied  = "deny"
+)
+
+// State is what one session remembers.
+type State struct {
+	Session string `json:"session"`
+	// Entries are "for this session" answers, keyed by exact command text.
+	Entries []Entry `json:"entries"`
+	// Denials are every denial of an escalation, for the circuit breaker.
+	Denials []Entry `json:"denials"`
+}
+
+// Entry is a remembered command.
+type Entry struct {
+	Command string    `json:"command"`
+	Verdict string    `json:"verdict,omitempty"`
+	Time    time.Time `json:"time"`
+}
+
+// Store keeps session state in Dir, one file per session, each written
+// atomically under a lock so that concurrent agentgate processes lose
+// nothing.
+type Store struct {
+	Dir string
+	// TTL is how long a "for this session" answer lasts.
+	TTL time.Duration
+	// Window is how far back denials count for the breaker.
+	Window time.Duration
+}
+
+func (s Store) path(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return filepath.Join(s.Dir, hex.EncodeToString(sum[:16])+".json")
+}
+
+// Load reads the session's state. A missing file is an empty state; an
+// unreadable or corrupt one is an empty state and an error to warn about:
+// never a crash, and never an allow.
+func (s Store) Load(id string) (State, error) {
+	st := State{Session: id}
+	data, err := os.ReadFile(s.path(id))
+	if errors.Is(err, os.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return st, fmt.Errorf("session state %s is unreadable (%v); nothing is remembered", s.path(id), err)
+	}
+	var got State
+	if err := json.Unmarshal(data, &got); err != nil || got.Session != id {
+		if err == nil {
+			err = fmt.Errorf("it belongs to session %q", got.Session)
+		}
+		return st, fmt.Errorf("session state %s is corrupt (%v); nothing is remembered", s.path(id), err)
+	}
+	return got, nil
+}
+
+// Remembered returns the "for this session" verdict for the exact command
+// text, if one is still fresh.
+func (s Store) Remembered(st State, command string, now time.Time) (string, bool) {
+	for i := len(st.Entries) - 1; i >= 0; i-- {
+		e := st.Entries[i]
+		if e.Command == command && now.Sub(e.Time) < s.TTL && !e.Time.After(now) {
+			return e.Verdict, e.Verdict == Allowed || e.Verdict == Denied
+		}
+	}
+	return "", false
+}
+
+// RecentDenials counts the denials of the exact command within Window.
+func (s Store) RecentDenials(st State, command string, now time.Time) int {
+	n := 0
+	for _, e := range st.Denials {
+		if e.Command == command && now.Sub(e.Time) < s.Window && !e.Time.After(now) {
+			n++
+		}
+	}
+	return n
+}
+
+// Update changes the session's state under its lock: read, fn, write
+// atomically. A corrupt file is replaced.
+func (s Store) Update(id string, now time.Time, fn func(*State)) error {
+	path := s.path(id)
+	return fsutil.Locked(path+".lock", func() error {
+		st, _ := s.Load(id)
+		fn(&st)
+		st.prune(now, s.TTL, s.Window)
+		data, err := json.MarshalIndent(st, "", " ")
+		if err != nil {
+			return err
+		}
+		return fsutil.WriteAtomic(path, data)
+	})
+}
+
+// Remember records a "for this session" answer.
+func (s Store) Remember(id, command, verdict string, now time.Time) error {
+	return s.Update(id, now, func(st *State) {
+		st.Entries = append(st.Entries, Entry{Command: command, Verdict: verdict, Time: now})
+	})
+}
+
+// RecordDenial counts a denial for the breaker.
+func (s Store) RecordDenial(id, command string, now time.Time) error {
+	return s.Update(id, now, func(st *State) {
+		st.Denials = append(st.Denials, Entry{Command: command, Time: now})
+	})
+}
+
+// prune drops what has expired, so a long session's file stays small.
+func (st *State) prune(now time.Time, ttl, window time.Duration) {
+	keep := func(list []Entry, d time.Duration) []Entry {
+		out := list[:0]
+		for _, e := range list {
+			if now.Sub(e.Time) < d {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	st.Entries = keep(st.Entries, ttl)
+	st.Denials = keep(st.Denials, max(window, ttl))
+}
