@@ -28,6 +28,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"golang.org/x/sys/unix"
 )
 
 // Choice is the person's answer.
@@ -190,8 +191,11 @@ func Describe(q Question) string {
 // run runs a form on the terminal and maps every way it can end.
 func run(ctx context.Context, form *huh.Form, tty *os.File, accessible bool, pressed *Choice) Result {
 	interrupted := false
-	if pressed != nil && !accessible {
-		form = form.WithProgramOptions(tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+	if !accessible {
+		// agentgate handles SIGINT, SIGTERM and SIGHUP itself (through
+		// ctx); bubbletea's own handler would race with it and can block
+		// its shutdown forever.
+		form = form.WithProgramOptions(tea.WithoutSignalHandler(), tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 			k, ok := msg.(tea.KeyPressMsg)
 			if !ok {
 				return msg
@@ -200,7 +204,7 @@ func run(ctx context.Context, form *huh.Form, tty *os.File, accessible bool, pre
 			case s == "esc":
 				interrupted = true
 				return tea.QuitMsg{}
-			case len(s) == 1:
+			case len(s) == 1 && pressed != nil:
 				if c, ok := shortcuts[s]; ok {
 					*pressed = c
 					return tea.QuitMsg{}
@@ -209,11 +213,19 @@ func run(ctx context.Context, form *huh.Form, tty *os.File, accessible bool, pre
 			return msg
 		}))
 	}
-	form = form.WithInput(tty).WithOutput(tty).WithAccessible(accessible).WithTheme(huh.ThemeFunc(huh.ThemeBase16))
-	if accessible {
-		return runAccessible(ctx, form, tty)
+	// The form gets its own descriptor for the terminal: bubbletea closes
+	// its input on shutdown while its reader goroutine may still touch it,
+	// and that must not be the file the caller closes or reuses.
+	own, err := dupFile(tty)
+	if err != nil {
+		return Result{Ending: Failed, Err: err}
 	}
-	err := form.RunWithContext(ctx)
+	defer own.Close()
+	form = form.WithInput(own).WithOutput(own).WithAccessible(accessible).WithTheme(huh.ThemeFunc(huh.ThemeBase16))
+	if accessible {
+		return runAccessible(ctx, form, own)
+	}
+	err = runForm(ctx, form)
 	switch {
 	case interrupted:
 		return Result{Ending: Interrupted}
@@ -232,7 +244,7 @@ func run(ctx context.Context, form *huh.Form, tty *os.File, accessible bool, pre
 // ends its read.
 func runAccessible(ctx context.Context, form *huh.Form, tty *os.File) Result {
 	done := make(chan error, 1)
-	go func() { done <- form.RunWithContext(ctx) }()
+	go func() { done <- runForm(ctx, form) }()
 	select {
 	case err := <-done:
 		if ctx.Err() != nil {
@@ -246,6 +258,28 @@ func runAccessible(ctx context.Context, form *huh.Form, tty *os.File) Result {
 		tty.Close()
 		return ending(ctx)
 	}
+}
+
+// runForm runs the form and turns a panic inside huh into an error: huh
+// v2.0.3's accessible select panics on end of input after an invalid
+// answer, and a panic must deny, not kill agentgate before it records.
+func runForm(ctx context.Context, form *huh.Form) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the prompt failed: %v", r)
+		}
+	}()
+	return form.RunWithContext(ctx)
+}
+
+// dupFile returns a second *os.File for the same open terminal.
+func dupFile(f *os.File) (*os.File, error) {
+	fd, err := unix.Dup(int(f.Fd()))
+	if err != nil {
+		return nil, fmt.Errorf("duplicate the terminal descriptor: %w", err)
+	}
+	unix.CloseOnExec(fd)
+	return os.NewFile(uintptr(fd), f.Name()), nil
 }
 
 func ending(ctx context.Context) Result {

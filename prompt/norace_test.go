@@ -1,0 +1,5 @@
+//go:build !race
+
+package prompt_test
+
+const raceEnabled = false

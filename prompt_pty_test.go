@@ -1,0 +1,368 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// These tests run the real binary under a pseudo-terminal, which becomes
+// its controlling terminal and so its /dev/tty: the prompt is read and
+// answered the way a person would, with keystrokes.
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+func agentgateBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "agentgate-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "agentgate")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = &buildError{err, string(out)}
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return e.err.Error() + ": " + e.out }
+
+// ptyRun is agentgate running under a pty.
+type ptyRun struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	ptmx *os.File
+	mu   sync.Mutex
+	out  bytes.Buffer
+	done chan struct{}
+}
+
+// home is one user's world: its own config, state and session.
+type home struct {
+	t                    *testing.T
+	dir, work, log, mark string
+}
+
+func newHome(t *testing.T) *home {
+	dir := t.TempDir()
+	h := &home{t: t, dir: dir, work: filepath.Join(dir, "work"), log: filepath.Join(dir, "state", "agentgate", "audit.jsonl")}
+	os.MkdirAll(h.work, 0o755)
+	h.mark = filepath.Join(h.work, "marker")
+	return h
+}
+
+func (h *home) env(extra ...string) []string {
+	return append([]string{
+		"HOME=" + h.dir, "XDG_CONFIG_HOME=" + filepath.Join(h.dir, "config"), "XDG_STATE_HOME=" + filepath.Join(h.dir, "state"),
+		"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "AGENTGATE_SESSION=pty-test",
+		"AGENTGATE_POLICY=" + filepath.Join(h.dir, "no-policy.toml"),
+	}, extra...)
+}
+
+func (h *home) start(env []string, args ...string) *ptyRun {
+	h.t.Helper()
+	c := exec.Command(agentgateBinary(h.t), args...)
+	c.Dir = h.work
+	c.Env = env
+	ptmx, err := pty.StartWithSize(c, &pty.Winsize{Rows: 40, Cols: 160})
+	if err != nil {
+		h.t.Skipf("no pseudo-terminal: %v", err)
+	}
+	r := &ptyRun{t: h.t, cmd: c, ptmx: ptmx, done: make(chan struct{})}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			r.mu.Lock()
+			r.out.Write(buf[:n])
+			r.mu.Unlock()
+			if err != nil {
+				close(r.done)
+				return
+			}
+		}
+	}()
+	h.t.Cleanup(func() { c.Process.Kill(); ptmx.Close() })
+	return r
+}
+
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>78]`)
+
+// screen is everything printed so far, escape sequences removed.
+func (r *ptyRun) screen() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return ansi.ReplaceAllString(r.out.String(), "")
+}
+
+func (r *ptyRun) waitFor(text string) {
+	r.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(r.screen(), text) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	r.t.Fatalf("waited 10s for %q; the screen shows:\n%s", text, r.screen())
+}
+
+func (r *ptyRun) send(keys string) {
+	r.t.Helper()
+	time.Sleep(150 * time.Millisecond) // let the prompt take the terminal into raw mode
+	if _, err := r.ptmx.Write([]byte(keys)); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// wait returns agentgate's exit status.
+func (r *ptyRun) wait() int {
+	r.t.Helper()
+	exited := make(chan error, 1)
+	go func() { exited <- r.cmd.Wait() }()
+	select {
+	case <-exited:
+	case <-time.After(15 * time.Second):
+		r.cmd.Process.Signal(syscall.SIGQUIT) // a goroutine dump, for the failure message
+		time.Sleep(500 * time.Millisecond)
+		r.t.Fatalf("agentgate did not exit; the screen shows:\n%s", r.screen())
+	}
+	return r.cmd.ProcessState.ExitCode()
+}
+
+// lastRecord returns the last escalation record of the audit log.
+func (h *home) lastRecord() map[string]any {
+	h.t.Helper()
+	data, err := os.ReadFile(h.log)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(lines[i]), &rec); err != nil {
+			h.t.Fatalf("audit line %d: %v", i+1, err)
+		}
+		if rec["event"] == "escalation" {
+			return rec
+		}
+	}
+	h.t.Fatal("no escalation record")
+	return nil
+}
+
+// The prompt shows the exact command with invisible characters made
+// visible, the directory, the reasons and the shell's view; each of the
+// four choices does what it says, and session memory applies after.
+func TestPromptChoices(t *testing.T) {
+	// A right-to-left override makes the command escalate (an odd
+	// character) and must be shown escaped; bash reads it inside a comment.
+	const command = "touch marker # \u202e"
+	tests := []struct {
+		keys     string
+		ran      bool
+		outcome  string
+		status   int
+		next     string // outcome of the same command next time, with no terminal
+		nextRuns bool
+	}{
+		{"a", true, "approved_once", 0, "denied_noninteractive", false},
+		{"s", true, "approved_session", 0, "allowed_by_session", true},
+		{"d", false, "denied", 126, "denied_noninteractive", false},
+		{"n", false, "denied_session", 126, "denied_by_session", false},
+		{"\r", false, "denied", 126, "denied_noninteractive", false},           // Enter takes the preset: Deny
+		{"\x1b[B\r", true, "approved_once", 0, "denied_noninteractive", false}, // down, Enter: Allow once
+	}
+	for _, tt := range tests {
+		t.Run(strings.ReplaceAll(tt.keys, "\x1b", "ESC"), func(t *testing.T) {
+			h := newHome(t)
+			r := h.start(h.env(), "exec", "--", command)
+			r.waitFor("run this command?")
+			r.waitFor("Deny for this session")
+			screen := r.screen()
+			for _, want := range []string{`touch marker # \u202e`, "in:       " + h.work, `U+202E`, "command: touch marker", "[a]", "[s]", "[d]", "[n]"} {
+				if !strings.Contains(screen, want) {
+					t.Errorf("the prompt lacks %q:\n%s", want, screen)
+				}
+			}
+			if strings.Contains(screen, "\u202e") {
+				t.Errorf("the prompt shows a raw U+202E")
+			}
+			r.send(tt.keys)
+			if got := r.wait(); got != tt.status {
+				t.Errorf("exit status %d; want %d\n%s", got, tt.status, r.screen())
+			}
+			_, err := os.Stat(h.mark)
+			if ran := err == nil; ran != tt.ran {
+				t.Errorf("command ran: %v; want %v", ran, tt.ran)
+			}
+			if got := h.lastRecord()["outcome"]; got != tt.outcome {
+				t.Errorf("outcome %v; want %s", got, tt.outcome)
+			}
+			os.Remove(h.mark)
+			c := exec.Command(agentgateBinary(t), "exec", "--", command)
+			c.Dir = h.work
+			c.Env = h.env("AGENTGATE_TTY=none")
+			c.Run()
+			if got := h.lastRecord()["outcome"]; got != tt.next {
+				t.Errorf("next call: outcome %v; want %s", got, tt.next)
+			}
+			if _, err := os.Stat(h.mark); (err == nil) != tt.nextRuns {
+				t.Errorf("next call ran: %v; want %v", err == nil, tt.nextRuns)
+			}
+		})
+	}
+}
+
+func TestPromptEndings(t *testing.T) {
+	t.Run("timeout", func(t *testing.T) {
+		h := newHome(t)
+		r := h.start(h.env(), "exec", "--prompt-timeout", "1s", "--", "touch marker")
+		r.waitFor("run this command?")
+		if got := r.wait(); got != 126 {
+			t.Errorf("status %d", got)
+		}
+		if got := h.lastRecord()["outcome"]; got != "timeout" {
+			t.Errorf("outcome %v", got)
+		}
+		if !strings.Contains(r.screen(), "no answer within 1s") {
+			t.Errorf("screen:\n%s", r.screen())
+		}
+	})
+	for name, keys := range map[string]string{"ctrl-c": "\x03", "esc": "\x1b"} {
+		t.Run(name, func(t *testing.T) {
+			h := newHome(t)
+			r := h.start(h.env(), "exec", "--", "touch marker")
+			r.waitFor("Deny for this session")
+			r.send(keys)
+			if got := r.wait(); got != 126 {
+				t.Errorf("status %d", got)
+			}
+			if got := h.lastRecord()["outcome"]; got != "interrupted" {
+				t.Errorf("outcome %v", got)
+			}
+			if _, err := os.Stat(h.mark); err == nil {
+				t.Error("the command ran")
+			}
+		})
+	}
+	t.Run("sigterm", func(t *testing.T) {
+		h := newHome(t)
+		r := h.start(h.env(), "exec", "--", "touch marker")
+		r.waitFor("Deny for this session")
+		r.cmd.Process.Signal(syscall.SIGTERM)
+		if got := r.wait(); got != 126 {
+			t.Errorf("status %d", got)
+		}
+		if got := h.lastRecord()["outcome"]; got != "interrupted" {
+			t.Errorf("outcome %v", got)
+		}
+	})
+}
+
+func TestPromptAccessible(t *testing.T) {
+	for _, tt := range []struct {
+		name, keys, outcome string
+		ran                 bool
+	}{
+		{"choose 2", "2\r", "approved_once", true},
+		{"choose 1", "1\r", "denied", false},
+		{"end of input", "\x04", "denied", false},
+		{"nonsense then end", "yes\r\x04", "denied", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHome(t)
+			r := h.start(h.env("AGENTGATE_ACCESSIBLE=1"), "exec", "--", "touch marker")
+			r.waitFor("Deny for this session")
+			r.send(tt.keys)
+			status := r.wait()
+			if _, err := os.Stat(h.log); err != nil {
+				t.Fatalf("no audit log (status %d); screen:\n%s", status, r.screen())
+			}
+			if got := h.lastRecord()["outcome"]; got != tt.outcome {
+				t.Errorf("outcome %v; want %s\n%s", got, tt.outcome, r.screen())
+			}
+			if _, err := os.Stat(h.mark); (err == nil) != tt.ran {
+				t.Errorf("ran %v; want %v", err == nil, tt.ran)
+			}
+		})
+	}
+}
+
+// With prompt_challenge, allowing needs the code shown on the screen.
+func TestPromptChallenge(t *testing.T) {
+	for _, right := range []bool{true, false} {
+		h := newHome(t)
+		os.MkdirAll(filepath.Join(h.dir, "config", "agentgate"), 0o700)
+		os.WriteFile(filepath.Join(h.dir, "config", "agentgate", "config.toml"), []byte("prompt_challenge = true\n"), 0o600)
+		r := h.start(h.env("AGENTGATE_ACCESSIBLE=1"), "exec", "--", "touch marker")
+		r.waitFor("Deny for this session")
+		r.send("2\r")
+		r.waitFor("to confirm")
+		code := regexp.MustCompile(`Type ([A-Z]{4}) to confirm`).FindStringSubmatch(r.screen())
+		if code == nil {
+			t.Fatalf("no code shown:\n%s", r.screen())
+		}
+		typed := code[1]
+		if !right {
+			typed = "ZZZZ"
+		}
+		r.send(typed + "\r")
+		r.wait()
+		_, err := os.Stat(h.mark)
+		if (err == nil) != right {
+			t.Errorf("code right=%v: ran %v", right, err == nil)
+		}
+	}
+}
+
+// "Always allow" writes the prefix to learned.toml; the next call runs
+// without asking.
+func TestPromptAlwaysAllow(t *testing.T) {
+	h := newHome(t)
+	r := h.start(h.env(), "exec", "--", "touch marker")
+	r.waitFor(`Always allow "touch"`)
+	r.send("p")
+	if got := r.wait(); got != 0 {
+		t.Fatalf("status %d\n%s", got, r.screen())
+	}
+	data, err := os.ReadFile(filepath.Join(h.dir, "config", "agentgate", "learned.toml"))
+	if err != nil || !strings.Contains(string(data), `"touch",`) {
+		t.Fatalf("learned.toml: %v %s", err, data)
+	}
+	os.Remove(h.mark)
+	c := exec.Command(agentgateBinary(t), "exec", "--", "touch marker")
+	c.Dir, c.Env = h.work, h.env("AGENTGATE_TTY=none")
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("after always allow: %v %s", err, out)
+	}
+	if _, err := os.Stat(h.mark); err != nil {
+		t.Error("the learned prefix did not allow the command")
+	}
+}
