@@ -62,7 +62,7 @@ func checkRun(o *CheckOptions) error {
 		return err
 	}
 	cwd, _ := o.Env.Getwd()
-	req.Rules, req.Paths = cfg.Rules, cfg.Paths(o.Env.home(), cwd)
+	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(o.Env.home(), cwd), cfg.Compound == "split"
 	d := o.Env.vet(gate.Decide(req))
 	next := ""
 	if d.Verdict() != gate.Allow {

@@ -87,7 +87,7 @@ func execRun(o *ExecOptions) error {
 		cfg.PromptTimeout = o.PromptTimeout
 	}
 	cwd, _ := o.Env.Getwd()
-	req.Rules, req.Paths = cfg.Rules, cfg.Paths(o.Env.home(), cwd)
+	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(o.Env.home(), cwd), cfg.Compound == "split"
 	d := o.Env.vet(gate.Decide(req))
 	if d.Verdict() == gate.Allow {
 		return o.Env.runAllowed(req, d)

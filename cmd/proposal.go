@@ -67,9 +67,14 @@ func (e *Env) plan(req gate.Request, d gate.Decision, auto bool) (runner.Plan, e
 	return p, err
 }
 
+// isGit reports whether any command the gate judged is git.
 func isGit(d gate.Decision) bool {
-	argv := d.Argv()
-	return len(argv) > 0 && argv[0] == "git"
+	for _, argv := range d.Commands() {
+		if len(argv) > 0 && argv[0] == "git" {
+			return true
+		}
+	}
+	return false
 }
 
 // bashBuiltins run inside bash rather than as programs.

@@ -51,6 +51,7 @@ func loadCorpus(t testing.TB) []corpusEntry {
 			req.Text = s
 		}
 		req.Rules = allowlist.Defaults()
+		req.Paths = defaultPaths
 		out = append(out, corpusEntry{n, req, why})
 	}
 	if err := sc.Err(); err != nil {
@@ -73,6 +74,12 @@ func splitQuoted(t testing.TB, n int, s string) []string {
 	}
 	return out
 }
+
+// defaultPaths are the protected paths of a default configuration for a
+// user /home/u working in /home/u/proj.
+var defaultPaths = gate.Paths{Home: "/home/u", Cwd: "/home/u/proj",
+	Self:      append([]string{"/home/u/.config/agentgate", "/home/u/.local/state/agentgate", "/etc/agentgate/policy.toml"}, gate.DefaultSelf...),
+	Sensitive: gate.DefaultSensitive}
 
 // TestAdversarialCorpus: no bypass attempt may be allowed.
 func TestAdversarialCorpus(t *testing.T) {

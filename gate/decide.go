@@ -24,6 +24,9 @@ type Request struct {
 	// Paths are the self-protected and sensitive paths: a command naming
 	// one always asks (unless a deny rule denies it).
 	Paths Paths
+	// Split judges a compound command piece by piece (compound = "split")
+	// instead of asking about any operator.
+	Split bool
 }
 
 // Decide judges a command. The first step that applies wins:
@@ -62,6 +65,9 @@ func Decide(req Request) (d Decision) {
 	for _, a := range args {
 		d.argv = append(d.argv, a.Value)
 		d.literal = d.literal && a.Expands == ""
+	}
+	if d.argv != nil && d.commands == nil {
+		d.commands = [][]string{d.argv}
 	}
 	if d.verdict != Deny {
 		d = protect(req, segs, d)
@@ -107,6 +113,11 @@ func decide(req Request, segs [][]string, file *syntax.File, perr error) (Decisi
 		}
 	} else {
 		if seq, name, found := findOperator(req.Text); found {
+			if req.Split {
+				d, cmds := splitCompound(req, segs, file, perr)
+				d.commands = cmds
+				return d, nil
+			}
 			return ask(Reason{Check: CheckOperator, Match: seq,
 				Message: "compound or redirected command: " + name}), nil
 		}
@@ -183,7 +194,7 @@ func protect(req Request, segs [][]string, d Decision) Decision {
 		return d
 	}
 	p := ask(why, d.reasons...)
-	p.sticky, p.argv, p.literal = true, d.argv, d.literal
+	p.sticky, p.argv, p.literal, p.commands = true, d.argv, d.literal, d.commands
 	return p
 }
 

@@ -120,6 +120,9 @@ type Decision struct {
 	// literal is true when argv is exactly what the program receives: no
 	// word is still subject to glob, brace or tilde expansion.
 	literal bool
+	// commands are the words of every simple command, when known: the
+	// one command, or each part of a compound judged in split mode.
+	commands [][]string
 }
 
 func allow(why Reason, more ...Reason) Decision {
@@ -166,8 +169,18 @@ func Escalate(d Decision, why Reason) Decision {
 		return d
 	}
 	e := ask(why, d.reasons...)
-	e.argv, e.literal = d.argv, d.literal
+	e.argv, e.literal, e.commands = d.argv, d.literal, d.commands
 	return e
+}
+
+// Commands returns the words of every simple command the gate judged:
+// the command itself, or each part of a compound judged in split mode.
+func (d Decision) Commands() [][]string {
+	out := make([][]string, len(d.commands))
+	for i, c := range d.commands {
+		out[i] = append([]string(nil), c...)
+	}
+	return out
 }
 
 // Primary is the reason that decided.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/inspect"
 )
 
 // FuzzDecide checks the invariants of the gate on arbitrary text:
@@ -63,6 +64,69 @@ func FuzzDecide(f *testing.F) {
 		deny := allowlist.Rule{Kind: allowlist.Deny, Prefix: argv[:1], Source: allowlist.Source{Name: "fuzz"}}
 		if d2 := gate.Decide(gate.Request{Text: text, Rules: append(rules[:len(rules):len(rules)], deny)}); d2.Verdict() != gate.Deny {
 			t.Fatalf("%q: a deny rule for %q gave %s", text, argv[0], d2.Verdict())
+		}
+	})
+}
+
+// FuzzSplit: in split mode nothing with a substitution, a background job,
+// an output redirect to anything but /dev/null, or an operator other than
+// && || ; | is ever allowed, and every part of an allowed compound is
+// allowed on its own.
+func FuzzSplit(f *testing.F) {
+	for _, s := range append(append([]string{}, splitRuns...), splitAsks...) {
+		f.Add(s)
+	}
+	rules := allowlist.Defaults()
+	f.Fuzz(func(t *testing.T, text string) {
+		d := gate.Decide(gate.Request{Text: text, Rules: rules, Split: true})
+		if d.Verdict() != gate.Allow || !containsOperator(text) {
+			return // a text without operators is judged as usual (FuzzDecide)
+		}
+		if strings.ContainsAny(text, "`\r") || strings.Contains(text, "$(") || strings.Contains(text, "${") ||
+			strings.Contains(text, "<(") || strings.Contains(text, ">(") || strings.Contains(text, "|&") {
+			t.Fatalf("split allowed %q", text)
+		}
+		s := inspect.Parse(text)
+		if s.Error != "" {
+			t.Fatalf("split allowed %q, which does not inspect cleanly: %s", text, s.Error)
+		}
+		var check func(ns []inspect.Node)
+		check = func(ns []inspect.Node) {
+			for _, n := range ns {
+				if n.Background || n.Negated || (n.Kind != "command" && n.Kind != "and" && n.Kind != "or" && n.Kind != "pipe") {
+					t.Fatalf("split allowed %q with a %s node", text, n.Kind)
+				}
+				for _, w := range n.Words {
+					if !w.Literal || len(w.Substs) > 0 {
+						t.Fatalf("split allowed %q with word %q", text, w.Text)
+					}
+				}
+				for _, r := range n.Redirs {
+					switch r.Op {
+					case ">", ">>", "&>", "&>>":
+						if r.Target.Value != "/dev/null" {
+							t.Fatalf("split allowed %q writing to %q", text, r.Target.Text)
+						}
+					case ">&":
+						if strings.Trim(r.Target.Value, "0123456789") != "" || r.Target.Value == "" {
+							t.Fatalf("split allowed %q duplicating to %q", text, r.Target.Text)
+						}
+					case "<":
+						if !r.Target.Literal {
+							t.Fatalf("split allowed %q reading %q", text, r.Target.Text)
+						}
+					default:
+						t.Fatalf("split allowed %q with redirect %s", text, r.Op)
+					}
+				}
+				check(n.Children)
+			}
+		}
+		check(s.Nodes)
+		for _, argv := range d.Commands() {
+			if d1 := gate.Decide(gate.Request{Argv: argv, Text: strings.Join(argv, " "), Rules: rules}); d1.Verdict() != gate.Allow {
+				t.Fatalf("split allowed %q but its part %q alone is %s", text, argv, d1.Verdict())
+			}
 		}
 	})
 }

@@ -32,6 +32,8 @@ var DefaultSensitive = []string{
 	"~/.ssh", "~/.aws", "~/.config/gcloud", "~/.netrc", "~/.docker/config.json", "~/.gnupg",
 	"~/.kube/config", "~/.npmrc", "~/.pypirc", "~/.git-credentials", "~/.config/gh/hosts.yml",
 	".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+	"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssl/private", "/dev/sd*", "/dev/nvme*", "/dev/mem",
+	"/dev/kmem", "/proc/*/environ", "/proc/kcore",
 }
 
 // DefaultSelf are protected in every setup: files that run commands at the
@@ -55,14 +57,17 @@ type matcher struct {
 	names    []pattern // a file or directory name, maybe a glob
 }
 
-type pattern struct{ text, value, example string }
+type pattern struct {
+	text, value, example string
+	glob                 bool // an absolute pattern with glob characters ("/dev/sd*")
+}
 
 func (p Paths) matcher(patterns []string) matcher {
 	m := matcher{p: p}
 	for _, pat := range patterns {
 		switch {
 		case strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~/"):
-			m.prefixes = append(m.prefixes, pattern{text: pat, value: p.resolve(pat)})
+			m.prefixes = append(m.prefixes, pattern{text: pat, value: p.resolve(pat), glob: strings.ContainsAny(pat, "*?[")})
 		case strings.Contains(pat, "/"):
 			m.inner = append(m.inner, pattern{text: pat, value: "/" + strings.Trim(pat, "/")})
 		case pat != "":
@@ -116,7 +121,7 @@ func (m matcher) names1(word string) (string, bool) {
 	glob := strings.ContainsAny(word, "*?[")
 	for _, t := range m.prefixes {
 		// A glob may expand to the protected path or below it.
-		if under(abs, t.value) || (glob && globReaches(abs, t.value)) {
+		if under(abs, t.value) || (glob && globReaches(abs, t.value)) || (t.glob && globUnder(abs, t.value)) {
 			return t.text, true
 		}
 	}
@@ -181,6 +186,18 @@ func globReaches(glob, target string) bool {
 		}
 	}
 	return len(g) >= len(t) || strings.ContainsAny(g[len(g)-1], "*")
+}
+
+// globUnder reports whether abs is a path the absolute glob pattern
+// matches, or a path below one: its leading components match.
+func globUnder(abs, pattern string) bool {
+	k := len(strings.Split(pattern, "/"))
+	comps := strings.Split(abs, "/")
+	if len(comps) < k {
+		return false
+	}
+	ok, _ := path.Match(pattern, strings.Join(comps[:k], "/"))
+	return ok
 }
 
 // example turns a name pattern into a name it matches: "*.pem" into

@@ -1,0 +1,156 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentgate/agentgate/allowlist"
+)
+
+// splitCompound judges a compound command piece by piece, for the opt-in
+// compound = "split". It allows only when every condition holds:
+//
+//   - the text parses, holds no carriage return, and is made only of simple
+//     commands joined by &&, ||, ; (or a newline) and |: no &, |&, !,
+//     subshell, block, function, loop, conditional or other keyword;
+//   - every word is literal after quote removal: no variable, substitution,
+//     unquoted glob, brace or tilde, and no FOO=bar prefix;
+//   - the only redirects are output to /dev/null (>, >>, &>, &>> with any
+//     descriptor), descriptor duplications to a number (2>&1, >&2), and
+//     input (<) from a literal file;
+//   - no ask rule matches, and each simple command alone passes the
+//     allowlist with its argument exceptions.
+//
+// Otherwise it returns the reason to ask. Deny rules and protected paths
+// are checked by Decide around it, as for every command.
+func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (Decision, [][]string) {
+	if perr != nil || f == nil {
+		return ask(Reason{Check: CheckWords, Match: "parse error", Message: fmt.Sprintf("split mode: bash cannot parse it: %v", perr)}), nil
+	}
+	if strings.ContainsRune(req.Text, '\r') {
+		return ask(Reason{Check: CheckOperator, Match: "\r", Message: "split mode: a carriage return is read differently by bash and by the parser"}), nil
+	}
+	var cmds [][]string
+	var args [][]Arg
+	var why *Reason
+	var visit func(st *syntax.Stmt)
+	visit = func(st *syntax.Stmt) {
+		if why != nil {
+			return
+		}
+		if st.Negated || st.Background || st.Coprocess {
+			why = &Reason{Check: CheckOperator, Match: construct(st), Message: "split mode: " + construct(st) + " is not allowed in a compound"}
+			return
+		}
+		for _, r := range st.Redirs {
+			if r2, ok := badRedirect(req.Text, r); !ok {
+				why = &r2
+				return
+			}
+		}
+		switch c := st.Cmd.(type) {
+		case *syntax.BinaryCmd:
+			if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt && c.Op != syntax.Pipe {
+				why = &Reason{Check: CheckOperator, Match: c.Op.String(), Message: "split mode: only &&, ||, ; and | may join commands, not " + c.Op.String()}
+				return
+			}
+			visit(c.X)
+			visit(c.Y)
+		case *syntax.CallExpr:
+			if len(c.Assigns) > 0 {
+				why = &Reason{Check: CheckWords, Match: c.Assigns[0].Name.Value + "=", Message: "split mode: an assignment prefix (" + c.Assigns[0].Name.Value + "=...) is not allowed"}
+				return
+			}
+			var a []Arg
+			for _, w := range c.Args {
+				src := req.Text[w.Pos().Offset():w.End().Offset()]
+				if part, static := staticWord(w); !static {
+					why = &Reason{Check: CheckWords, Match: src, Message: fmt.Sprintf("split mode: word %s contains %s", src, part)}
+					return
+				}
+				fields, err := wordFields(w)
+				exp := expansion(w, len(a) == 0)
+				if err != nil || len(fields) != 1 || exp != "" {
+					if exp == "" {
+						exp = "expansion"
+					}
+					why = &Reason{Check: CheckWords, Match: src, Message: fmt.Sprintf("split mode: word %s is not literal (%s)", src, exp)}
+					return
+				}
+				a = append(a, Arg{Value: fields[0]})
+			}
+			if len(a) == 0 {
+				why = &Reason{Check: CheckWords, Match: "empty", Message: "split mode: an empty command"}
+				return
+			}
+			argv := make([]string, len(a))
+			for i := range a {
+				argv[i] = a[i].Value
+			}
+			cmds, args = append(cmds, argv), append(args, a)
+		default:
+			why = &Reason{Check: CheckWords, Match: construct(st), Message: "split mode: " + construct(st) + " is not allowed in a compound"}
+		}
+	}
+	for _, st := range f.Stmts {
+		visit(st)
+	}
+	if why != nil {
+		return ask(*why), nil
+	}
+	if len(cmds) == 0 {
+		return ask(Reason{Check: CheckWords, Match: "empty", Message: "empty command"}), nil
+	}
+	if r, ok := matchRules(req, segs, allowlist.Ask); ok {
+		d := ask(Reason{Check: CheckAskRule, Match: r.match, Rule: r.rule.String(), Source: r.rule.Source.String(),
+			Message: "an ask rule matches " + quoteMatch(r.match)})
+		d.sticky = true
+		return d, cmds
+	}
+	var reasons []Reason
+	for i, argv := range cmds {
+		d := decideAllow(req.Rules, args[i], argv)
+		if d.verdict != Allow {
+			p := d.Primary()
+			p.Message = fmt.Sprintf("split mode: part %d (%s): %s", i+1, strings.Join(argv, " "), p.Message)
+			return ask(p, d.reasons[1:]...), cmds
+		}
+		reasons = append(reasons, d.reasons...)
+	}
+	first := Reason{Check: CheckAllowlist, Match: fmt.Sprintf("%d commands", len(cmds)),
+		Message: fmt.Sprintf("split mode: each of the %d commands is on the allowlist", len(cmds))}
+	return allow(first, reasons...), cmds
+}
+
+// badRedirect reports whether a redirect is one split mode accepts; if
+// not, it returns why.
+func badRedirect(text string, r *syntax.Redirect) (Reason, bool) {
+	src := text[r.Pos().Offset():r.End().Offset()]
+	target := ""
+	literal := false
+	if r.Word != nil {
+		if _, static := staticWord(r.Word); static && expansion(r.Word, true) == "" {
+			if fields, err := wordFields(r.Word); err == nil && len(fields) == 1 {
+				target, literal = fields[0], true
+			}
+		}
+	}
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll:
+		if literal && target == "/dev/null" {
+			return Reason{}, true
+		}
+	case syntax.DplOut:
+		if literal && target != "" && strings.Trim(target, "0123456789") == "" {
+			return Reason{}, true
+		}
+	case syntax.RdrIn:
+		if literal && target != "" {
+			return Reason{}, true
+		}
+	}
+	return Reason{Check: CheckOperator, Match: r.Op.String(),
+		Message: fmt.Sprintf("split mode: redirect %s is not allowed (only output to /dev/null, 2>&1-style duplication, and < from a literal file)", src)}, false
+}
