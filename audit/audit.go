@@ -4,8 +4,8 @@
 // # Guarantees
 //
 // Every record is one line, written by a single write(2) on a file opened
-// with O_APPEND, while holding an exclusive flock(2) on it, and followed by
-// fsync before the lock is released. Many agentgate processes can append
+// with O_APPEND, while holding an exclusive flock(2) on the log's lock
+// file, and followed by fsync before the lock is released. Many agentgate processes can append
 // at once: no line is torn, interleaved or lost, and a record that Append
 // reported written survives a crash of the machine. The directory is
 // created 0700 and the file 0600: the log names commands and directories.
@@ -14,12 +14,6 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/agentgate/agentgate/gate"
 )
@@ -71,6 +65,11 @@ type Record struct {
 	// ExitCode and DurationMS are set on result records.
 	ExitCode   *int   `json:"exit_code,omitempty"`
 	DurationMS *int64 `json:"duration_ms,omitempty"`
+	// Seq numbers records from 1 across rotations; Prev is the SHA-256 of
+	// the previous record's line as written. Together they make edits,
+	// deletions, insertions and reordering evident (see Verify).
+	Seq  int64  `json:"seq"`
+	Prev string `json:"prev"`
 }
 
 // TimeFormat is RFC 3339 with milliseconds.
@@ -81,14 +80,10 @@ const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
 // which makes the command not run, rather than written in pieces.
 const MaxRecordBytes = 1 << 20
 
-// Append writes rec as one line to the log at path, creating the directory
-// (0700) and the file (0600) when needed.
+// Append writes rec as one line to the log at path, rotating at
+// DefaultMaxSize.
 func Append(path string, rec Record) error {
-	line, err := Marshal(rec)
-	if err != nil {
-		return fmt.Errorf("encode audit record: %v", err)
-	}
-	return AppendLine(path, line)
+	return Log{Path: path, MaxSize: DefaultMaxSize}.Append(rec)
 }
 
 // Marshal encodes v as one line of JSON without its newline, leaving "&",
@@ -102,50 +97,4 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-// AppendLine writes one JSON line (without its newline) to the log.
-func AppendLine(path string, line []byte) error {
-	if len(line)+1 > MaxRecordBytes {
-		return fmt.Errorf("audit record of %d bytes is larger than %d", len(line), MaxRecordBytes)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("create audit log directory: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("open audit log: %w", err)
-	}
-	werr := appendLocked(f, append(line, '\n'))
-	cerr := f.Close()
-	return errors.Join(werr, cerr)
-}
-
-func appendLocked(f *os.File, buf []byte) error {
-	fd := int(f.Fd())
-	if err := flock(fd, unix.LOCK_EX); err != nil {
-		return fmt.Errorf("lock audit log %s: %w", f.Name(), err)
-	}
-	defer flock(fd, unix.LOCK_UN) //nolint:errcheck // closing the file releases it too
-	n, err := f.Write(buf)
-	if err != nil {
-		return fmt.Errorf("write audit log %s: %w", f.Name(), err)
-	}
-	if n != len(buf) {
-		return fmt.Errorf("write audit log %s: short write (%d of %d bytes)", f.Name(), n, len(buf))
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("sync audit log %s: %w", f.Name(), err)
-	}
-	return nil
-}
-
-// flock retries on EINTR, which a signal forwarded by agentgate can cause.
-func flock(fd, how int) error {
-	for {
-		err := unix.Flock(fd, how)
-		if err != unix.EINTR {
-			return err
-		}
-	}
 }

@@ -22,9 +22,11 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv("AUDIT_HELPER_LOG"); path != "" {
 		writer, _ := strconv.Atoi(os.Getenv("AUDIT_HELPER_ID"))
 		n, _ := strconv.Atoi(os.Getenv("AUDIT_HELPER_N"))
+		maxSize, _ := strconv.ParseInt(os.Getenv("AUDIT_HELPER_MAXSIZE"), 10, 64)
+		l := audit.Log{Path: path, MaxSize: maxSize}
 		for i := 0; i < n; i++ {
 			rec := record(writer, i)
-			if err := audit.Append(path, rec); err != nil {
+			if err := l.Append(rec); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
@@ -115,7 +117,7 @@ func TestPermissions(t *testing.T) {
 
 func TestRefusesOversizeAndUnwritable(t *testing.T) {
 	dir := t.TempDir()
-	if err := audit.AppendLine(filepath.Join(dir, "a.jsonl"), make([]byte, audit.MaxRecordBytes)); err == nil {
+	if err := audit.Append(filepath.Join(dir, "a.jsonl"), audit.Record{Command: strings.Repeat("x", audit.MaxRecordBytes)}); err == nil {
 		t.Error("an oversize record was written")
 	}
 	if err := audit.Append(dir, record(0, 0)); err == nil {
