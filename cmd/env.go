@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -50,9 +49,6 @@ func System() *Env {
 
 // ciVariables mark a CI run: nobody is there to answer a prompt.
 var ciVariables = []string{"CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL"}
-
-// errNoTerminal says why no prompt can be shown.
-var errNoTerminal = errors.New("no terminal")
 
 // terminal opens the terminal for a prompt, or says why there is none:
 // --non-interactive, a CI variable, AGENTGATE_TTY=none (the test

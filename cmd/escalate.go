@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -152,14 +153,29 @@ func (e *escalation) alwaysPrefix() string {
 	return gate.SuggestPrefix(argv)
 }
 
+// appendRecord writes a record to the audit log. A failure to forward it
+// to syslog is a warning: the local record, which is what counts, exists.
+func (e *escalation) appendRecord(rec audit.Record) error {
+	l := audit.Log{Path: e.o.Env.AuditLog(e.o.Flags.AuditLog), MaxSize: e.cfg.AuditMaxSize, Now: e.o.Env.Now}
+	if e.cfg.AuditSyslog {
+		l.Syslog = &audit.Syslog{Socket: e.o.Env.Getenv("AGENTGATE_SYSLOG_SOCKET")}
+	}
+	err := l.Append(rec)
+	var se *audit.SyslogError
+	if errors.As(err, &se) {
+		warnf(e.o.Env.Stderr, "%v (the local audit record was written)", err)
+		return nil
+	}
+	return err
+}
+
 // run records the approval before anything runs (if the record cannot be
 // written, nothing runs), runs the command, waits, and records its exit
 // status and duration.
 func (e *escalation) run(outcome string) error {
 	o := e.o
 	e.rec.Outcome = outcome
-	log := o.Env.AuditLog(o.Flags.AuditLog)
-	if err := audit.Append(log, e.rec); err != nil {
+	if err := e.appendRecord(e.rec); err != nil {
 		return &internalError{fmt.Errorf("the command was not run: its audit record could not be written: %w", err)}
 	}
 	p, err := o.Env.plan(e.req, e.d, false)
@@ -177,7 +193,7 @@ func (e *escalation) run(outcome string) error {
 	res.Reasons, res.Risks, res.Shell = nil, nil, nil
 	ms := end.Sub(start).Milliseconds()
 	res.ExitCode, res.DurationMS = &code, &ms
-	if err := audit.Append(log, res); err != nil {
+	if err := e.appendRecord(res); err != nil {
 		warnf(o.Env.Stderr, "the command ran, but its result was not recorded: %v", err)
 	}
 	return exitStatus(code)
@@ -189,7 +205,7 @@ func (e *escalation) run(outcome string) error {
 func (e *escalation) refuse(outcome, context string) error {
 	o := e.o
 	e.rec.Outcome = outcome
-	logErr := audit.Append(o.Env.AuditLog(o.Flags.AuditLog), e.rec)
+	logErr := e.appendRecord(e.rec)
 	if e.remember {
 		if err := e.store.RecordDenial(e.sess, e.req.Text, o.Env.Now()); err != nil {
 			warnf(o.Env.Stderr, "the denial was not counted for the session: %v", err)

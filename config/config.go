@@ -108,9 +108,12 @@ type Config struct {
 	SessionTTL       time.Duration
 	BreakerThreshold int
 	BreakerWindow    time.Duration
-	Sensitive        []string
-	Self             []string
-	Files            []File
+	// AuditMaxSize rotates the audit log; AuditSyslog also forwards it.
+	AuditMaxSize int64
+	AuditSyslog  bool
+	Sensitive    []string
+	Self         []string
+	Files        []File
 	// Ignored lists rules dropped by the policy's forbid_allow.
 	Ignored []allowlist.Rule
 	// Warnings are printed on stderr (untrusted or changed project file).
@@ -149,6 +152,8 @@ func Load(o Options) (*Config, error) {
 		ttl       setting[time.Duration]
 		threshold setting[int]
 		window    setting[time.Duration]
+		maxSize   setting[int64]
+		syslog    setting[bool]
 	)
 	// layers, most authoritative first; each file's settings are offered
 	// in this order so the first one set wins.
@@ -303,6 +308,12 @@ func Load(o Options) (*Config, error) {
 		if f.BreakerWindow != nil {
 			window.offer(f.BreakerWindow.Duration, src, true)
 		}
+		if f.Audit.MaxSize != nil {
+			maxSize.offer(f.Audit.MaxSize.n, src, true)
+		}
+		if f.Audit.Syslog != nil {
+			syslog.offer(*f.Audit.Syslog, src, true)
+		}
 	}
 	if !flagsOffered {
 		if err := offerFlags(); err != nil {
@@ -318,10 +329,13 @@ func Load(o Options) (*Config, error) {
 	ttl.offer(12*time.Hour, "default", true)
 	threshold.offer(3, "default", true)
 	window.offer(10*time.Minute, "default", true)
+	maxSize.offer(50<<20, "default", true)
+	syslog.offer(false, "default", true)
 	c.Mode, c.ModeSource = mode.v, mode.src
 	c.Compound, c.CompoundSource = compound.v, compound.src
 	c.PromptTimeout, c.PromptChallenge = timeout.v, challenge.v
 	c.SessionTTL, c.BreakerThreshold, c.BreakerWindow = ttl.v, threshold.v, window.v
+	c.AuditMaxSize, c.AuditSyslog = maxSize.v, syslog.v
 
 	if policy != nil {
 		c.ForbidModes, c.ForbidAllow = policy.ForbidModes, policy.ForbidAllow
@@ -374,7 +388,8 @@ func flagRules(o Options) []allowlist.Rule {
 
 func hasAllowOrSettings(f *file) bool {
 	return len(f.Allow.Prefix)+len(f.Allow.Rule) > 0 || f.Mode != "" || f.Compound != "" ||
-		f.PromptTimeout != nil || f.PromptChallenge != nil || f.SessionTTL != nil || f.BreakerThreshold != nil || f.BreakerWindow != nil
+		f.PromptTimeout != nil || f.PromptChallenge != nil || f.SessionTTL != nil || f.BreakerThreshold != nil || f.BreakerWindow != nil ||
+		f.Audit.MaxSize != nil || f.Audit.Syslog != nil
 }
 
 func checkCompound(s string) error {

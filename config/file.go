@@ -28,7 +28,36 @@ type file struct {
 	Ask              ruleTable  `toml:"ask"`
 	Deny             ruleTable  `toml:"deny"`
 	Sensitive        sensitive  `toml:"sensitive"`
+	Audit            auditTab   `toml:"audit"`
 	Policy           *policyTab `toml:"policy"`
+}
+
+type auditTab struct {
+	MaxSize *byteSize `toml:"max_size"`
+	Syslog  *bool     `toml:"syslog"`
+}
+
+// byteSize reads "50MiB", "10MB", "1GiB" or a plain number of bytes.
+type byteSize struct{ n int64 }
+
+func (b *byteSize) UnmarshalText(t []byte) error {
+	s := strings.TrimSpace(string(t))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 {
+		return fmt.Errorf("%q is not a size; write it like \"50MiB\"", t)
+	}
+	b.n = v * mult
+	return nil
 }
 
 type ruleTable struct {
@@ -142,7 +171,7 @@ func parseFile(path string, data []byte) (*file, error) {
 		key := und[0].String()
 		line := keyLine(data, und[0])
 		return nil, &Error{Path: path, Line: line, Col: 1, Msg: fmt.Sprintf("unknown key %q", key),
-			Fix: "check its spelling against config.example.toml (keys: mode, compound, prompt_timeout, prompt_challenge, session_ttl, breaker_threshold, breaker_window, [allow], [ask], [deny], [sensitive], [policy])"}
+			Fix: "check its spelling against config.example.toml (keys: mode, compound, prompt_timeout, prompt_challenge, session_ttl, breaker_threshold, breaker_window, [allow], [ask], [deny], [sensitive], [audit], [policy])"}
 	}
 	return &f, nil
 }

@@ -39,9 +39,7 @@ func loadCorpus(t testing.TB) []corpusEntry {
 		}
 		var req gate.Request
 		if rest, isArgv := strings.CutPrefix(cmd, "argv:"); isArgv {
-			for _, q := range splitQuoted(t, n, rest) {
-				req.Argv = append(req.Argv, q)
-			}
+			req.Argv = append(req.Argv, splitQuoted(t, n, rest)...)
 			req.Text = strings.Join(req.Argv, " ")
 		} else {
 			s, err := strconv.Unquote(cmd)

@@ -52,3 +52,13 @@ func risks(segs [][]string) []Risk {
 	}
 	return out
 }
+
+// RiskNote returns the risk note for a program, or a program and its
+// subcommand ("git push"), if it has one.
+func RiskNote(prog, sub string) (string, bool) {
+	if note, ok := riskNotes[prog+" "+sub]; ok && sub != "" {
+		return note, true
+	}
+	note, ok := riskNotes[prog]
+	return note, ok
+}

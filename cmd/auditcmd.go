@@ -1,0 +1,527 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentgate/agentgate/audit"
+	"github.com/agentgate/agentgate/config"
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/visible"
+)
+
+func newCmdAudit(env *Env) *cobra.Command {
+	var logPath string
+	c := &cobra.Command{
+		Use:   "audit",
+		Short: "Read the audit log: log, stats, suggest, verify",
+		Long: `Read the audit log of escalations: list records, count them, suggest
+allowlist rules from what was approved, and verify the hash chain.
+
+The log is --audit-log, else $AGENTGATE_AUDIT_LOG, else
+$XDG_STATE_HOME/agentgate/audit.jsonl, with its rotated siblings.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error { return c.Help() },
+	}
+	c.PersistentFlags().StringVar(&logPath, "audit-log", "", "audit log path")
+	path := func() string { return env.AuditLog(logPath) }
+	c.AddCommand(newCmdAuditLog(env, path), newCmdAuditStats(env, path), newCmdAuditSuggest(env, path), newCmdAuditVerify(env, path))
+	return c
+}
+
+// scanEntries streams the parsed records of the log, reporting lines it
+// cannot read (torn, not JSON, an older version) on stderr and skipping
+// them.
+func (e *Env) scanEntries(path string, fn func(audit.Entry, audit.Line)) error {
+	err := audit.Scan(path, func(l audit.Line) error {
+		ent, err := audit.Parse(l)
+		if err != nil {
+			warnf(e.Stderr, "%v; skipped", err)
+			return nil
+		}
+		fn(ent, l)
+		return nil
+	})
+	if err != nil {
+		return &internalError{fmt.Errorf("read audit log: %w", err)}
+	}
+	return nil
+}
+
+// filter is the record selection of "audit log".
+type filter struct {
+	since   string
+	session string
+	outcome string
+	grep    string
+	sinceT  time.Time
+}
+
+func (f *filter) parse(now time.Time) error {
+	if f.since == "" {
+		return nil
+	}
+	s := f.since
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		s = d + "h"
+		if v, err := time.ParseDuration(s); err == nil {
+			f.sinceT = now.Add(-24 * v)
+			return nil
+		}
+	}
+	if d, err := time.ParseDuration(f.since); err == nil {
+		f.sinceT = now.Add(-d)
+		return nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, f.since, time.Local); err == nil {
+			f.sinceT = t
+			return nil
+		}
+	}
+	return usagef(`write a duration ("2h", "7d") or a date ("2026-11-01")`, "--since %q is neither a duration nor a date", f.since)
+}
+
+func (f *filter) match(e audit.Entry) bool {
+	if !f.sinceT.IsZero() {
+		t, err := time.Parse(audit.TimeFormat, e.Time)
+		if err != nil || t.Before(f.sinceT) {
+			return false
+		}
+	}
+	return (f.session == "" || e.Session == f.session) &&
+		(f.outcome == "" || e.Outcome == f.outcome) &&
+		(f.grep == "" || strings.Contains(e.Command, f.grep))
+}
+
+func newCmdAuditLog(env *Env, path func() string) *cobra.Command {
+	var (
+		f      filter
+		n      int
+		asJSON bool
+		follow bool
+	)
+	c := &cobra.Command{
+		Use:   "log",
+		Short: "List the records, newest last, one line each",
+		Example: `  agentgate audit log -n 20
+  agentgate audit log --since 2h --outcome denied_noninteractive
+  agentgate audit log --session conv-42 --json
+  agentgate audit log --follow`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := f.parse(env.Now()); err != nil {
+				return err
+			}
+			show := func(e audit.Entry, l audit.Line) {
+				if asJSON {
+					fmt.Fprintf(env.Stdout, "%s\n", l.Raw)
+				} else {
+					fmt.Fprintln(env.Stdout, formatEntry(e))
+				}
+			}
+			var ring []struct {
+				e audit.Entry
+				l audit.Line
+			}
+			err := env.scanEntries(path(), func(e audit.Entry, l audit.Line) {
+				if !f.match(e) {
+					return
+				}
+				if n <= 0 {
+					show(e, l)
+					return
+				}
+				l.Raw = append([]byte(nil), l.Raw...)
+				ring = append(ring, struct {
+					e audit.Entry
+					l audit.Line
+				}{e, l})
+				if len(ring) > n {
+					ring = ring[1:]
+				}
+			})
+			if err != nil {
+				return err
+			}
+			for _, r := range ring {
+				show(r.e, r.l)
+			}
+			if follow {
+				return env.follow(path(), func(e audit.Entry, l audit.Line) {
+					if f.match(e) {
+						show(e, l)
+					}
+				})
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.since, "since", "", `only records since a duration ago ("2h", "7d") or a date ("2026-11-01")`)
+	fl.StringVar(&f.session, "session", "", "only this session")
+	fl.StringVar(&f.outcome, "outcome", "", "only this outcome (denied, approved_once, timeout ...)")
+	fl.StringVar(&f.grep, "grep", "", "only commands containing this text")
+	fl.IntVarP(&n, "lines", "n", 0, "only the last N records")
+	fl.BoolVar(&asJSON, "json", false, "print the raw JSON records")
+	fl.BoolVar(&follow, "follow", false, "keep printing records as they are appended")
+	return c
+}
+
+// formatEntry is one line for people.
+func formatEntry(e audit.Entry) string {
+	when := e.Time
+	if t, err := time.Parse(audit.TimeFormat, e.Time); err == nil {
+		when = t.Local().Format("2006-01-02 15:04:05")
+	}
+	if e.Event == audit.EventResult {
+		code := "?"
+		if e.ExitCode != nil {
+			code = fmt.Sprint(*e.ExitCode)
+		}
+		return fmt.Sprintf("%s  %-22s %s  (exit %s)", when, "  finished", visible.String(e.Command), code)
+	}
+	return fmt.Sprintf("%s  %-22s %s  (in %s)", when, e.Outcome, visible.String(e.Command), visible.String(e.Cwd))
+}
+
+// follow prints records appended to the log until interrupted, following
+// it across rotation.
+func (e *Env) follow(path string, fn func(audit.Entry, audit.Line)) error {
+	var offset int64
+	if st, err := os.Stat(path); err == nil {
+		offset = st.Size()
+	}
+	var ino uint64
+	if st, err := os.Stat(path); err == nil {
+		ino = inode(st)
+	}
+	for {
+		time.Sleep(250 * time.Millisecond)
+		st, err := os.Stat(path)
+		if err != nil {
+			continue
+		}
+		if inode(st) != ino || st.Size() < offset {
+			ino, offset = inode(st), 0 // rotated: start the new file
+		}
+		if st.Size() == offset {
+			continue
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			continue
+		}
+		buf := make([]byte, st.Size()-offset)
+		n, _ := f.ReadAt(buf, offset)
+		f.Close()
+		buf = buf[:n]
+		end := strings.LastIndexByte(string(buf), '\n')
+		if end < 0 {
+			continue // a line still being written
+		}
+		for _, raw := range strings.Split(string(buf[:end]), "\n") {
+			l := audit.Line{File: path, Raw: []byte(raw)}
+			if ent, err := audit.Parse(l); err == nil {
+				fn(ent, l)
+			}
+		}
+		offset += int64(end + 1)
+	}
+}
+
+func newCmdAuditVerify(env *Env, path func() string) *cobra.Command {
+	return &cobra.Command{
+		Use:   "verify",
+		Short: "Check the hash chain; exit 0 only when the log is intact",
+		Long: `Check the hash chain of the audit log and its rotated files: every line a
+record, seq rising by one, each prev the SHA-256 of the line before, and the
+last record the head kept beside the log. Reports the first broken record
+by file and line and why: edited, deleted, inserted, reordered, torn or
+cut off. Exit 0 only when the log is intact, 1 otherwise.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			rep, err := audit.Verify(path())
+			if err != nil {
+				return &internalError{err}
+			}
+			if rep.Problem != nil {
+				fmt.Fprintf(env.Stderr, "agentgate: audit: %s: %s\n", rep.Problem.Pos, rep.Problem.Why)
+				fmt.Fprintf(env.Stderr, "agentgate: audit: chain broken after %d intact records in %d files\n", max(rep.Records-1, 0), len(rep.Files))
+				return exitStatus(1)
+			}
+			fmt.Fprintf(env.Stdout, "ok: %d records in %d files, chain intact\n", rep.Records, len(rep.Files))
+			return nil
+		},
+	}
+}
+
+// prefixOf is the program and, for programs with subcommands, the
+// subcommand: cheap enough to run on a million records.
+func prefixOf(command string) string {
+	words := strings.Fields(command)
+	if len(words) == 0 {
+		return ""
+	}
+	for i, w := range words {
+		words[i] = strings.Trim(w, `'"`)
+	}
+	if p := gate.SuggestPrefix(words[:min(2, len(words))]); p != "" {
+		return p
+	}
+	return words[0]
+}
+
+var approvedOutcomes = map[string]bool{
+	audit.OutcomeApprovedOnce: true, audit.OutcomeApprovedSession: true, audit.OutcomeApprovedAlways: true,
+	audit.OutcomeAllowedBySession: true, audit.OutcomeBypassed: true,
+}
+
+// counter counts keys with bounded memory: past max keys, the rarest are
+// dropped (they cannot be among the most frequent).
+type counter struct {
+	max int
+	m   map[string]int
+}
+
+func newCounter(max int) *counter { return &counter{max: max, m: map[string]int{}} }
+
+func (c *counter) add(k string) {
+	c.m[k]++
+	if len(c.m) > c.max {
+		floor := 1
+		for len(c.m) > c.max/2 {
+			for k, v := range c.m {
+				if v <= floor {
+					delete(c.m, k)
+				}
+			}
+			floor++
+		}
+	}
+}
+
+type kv struct {
+	Key   string `json:"key"`
+	Count int    `json:"count"`
+}
+
+func (c *counter) top(n int) []kv {
+	out := make([]kv, 0, len(c.m))
+	for k, v := range c.m {
+		out = append(out, kv{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Key < out[j].Key
+	})
+	return out[:min(n, len(out))]
+}
+
+func newCmdAuditStats(env *Env, path func() string) *cobra.Command {
+	var asJSON bool
+	var top int
+	c := &cobra.Command{
+		Use:   "stats",
+		Short: "Counts by outcome, most escalated commands and prefixes, approval rates, busiest sessions",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			outcomes := map[string]int{}
+			commands, prefixes, sessions := newCounter(50000), newCounter(20000), newCounter(20000)
+			approvedBy := map[string]int{}
+			total := 0
+			err := env.scanEntries(path(), func(e audit.Entry, _ audit.Line) {
+				if e.Event != audit.EventEscalation {
+					return
+				}
+				total++
+				outcomes[e.Outcome]++
+				commands.add(e.Command)
+				p := prefixOf(e.Command)
+				prefixes.add(p)
+				sessions.add(e.Session)
+				if approvedOutcomes[e.Outcome] {
+					approvedBy[p]++
+				}
+			})
+			if err != nil {
+				return err
+			}
+			type rate struct {
+				Prefix      string  `json:"prefix"`
+				Escalations int     `json:"escalations"`
+				Approved    int     `json:"approved"`
+				Rate        float64 `json:"approval_rate"`
+			}
+			var rates []rate
+			for _, p := range prefixes.top(top) {
+				rates = append(rates, rate{p.Key, p.Count, approvedBy[p.Key], float64(approvedBy[p.Key]) / float64(p.Count)})
+			}
+			var outs []kv
+			for k, v := range outcomes {
+				outs = append(outs, kv{k, v})
+			}
+			sort.Slice(outs, func(i, j int) bool {
+				if outs[i].Count != outs[j].Count {
+					return outs[i].Count > outs[j].Count
+				}
+				return outs[i].Key < outs[j].Key
+			})
+			if asJSON {
+				out, _ := audit.Marshal(map[string]any{"escalations": total, "outcomes": nonNilKV(outs),
+					"commands": nonNilKV(commands.top(top)), "prefixes": rates, "sessions": nonNilKV(sessions.top(top))})
+				fmt.Fprintf(env.Stdout, "%s\n", out)
+				return nil
+			}
+			w := env.Stdout
+			fmt.Fprintf(w, "escalations: %d\n\nby outcome:\n", total)
+			for _, o := range outs {
+				fmt.Fprintf(w, "  %7d  %s\n", o.Count, o.Key)
+			}
+			fmt.Fprintf(w, "\nmost escalated commands:\n")
+			for _, o := range commands.top(top) {
+				fmt.Fprintf(w, "  %7d  %s\n", o.Count, visible.String(o.Key))
+			}
+			fmt.Fprintf(w, "\nmost escalated prefixes (approved/escalated):\n")
+			for _, r := range rates {
+				fmt.Fprintf(w, "  %7d  %-24s %d/%d approved (%.0f%%)\n", r.Escalations, visible.String(r.Prefix), r.Approved, r.Escalations, 100*r.Rate)
+			}
+			fmt.Fprintf(w, "\nsessions with most escalations:\n")
+			for _, o := range sessions.top(top) {
+				fmt.Fprintf(w, "  %7d  %s\n", o.Count, visible.String(o.Key))
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the counts as one JSON object")
+	c.Flags().IntVar(&top, "top", 10, "how many commands, prefixes and sessions to list")
+	return c
+}
+
+func nonNilKV(s []kv) []kv {
+	if s == nil {
+		return []kv{}
+	}
+	return s
+}
+
+// candidate is a prefix "audit suggest" may propose.
+type candidate struct {
+	prefix      string
+	approved    int
+	denied      int
+	operators   bool
+	first, last string
+}
+
+func newCmdAuditSuggest(env *Env, path func() string) *cobra.Command {
+	var minApproved int
+	var apply bool
+	c := &cobra.Command{
+		Use:   "suggest",
+		Short: "Propose allowlist prefixes from what was approved and never denied",
+		Long: `Propose allowlist rules: prefixes (program and subcommand) approved at
+least --min times and never denied, never an interpreter, shell, wrapper or
+program with a risk note, and never a prefix whose approved commands held
+operators. Prints a TOML snippet for [allow] with the evidence; --apply
+also adds the prefixes to learned.toml.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			cands := map[string]*candidate{}
+			err := env.scanEntries(path(), func(e audit.Entry, _ audit.Line) {
+				if e.Event != audit.EventEscalation || e.Decision == "deny" {
+					return
+				}
+				p := prefixOf(e.Command)
+				if p == "" {
+					return
+				}
+				cd := cands[p]
+				if cd == nil {
+					if len(cands) >= 100000 {
+						return
+					}
+					cd = &candidate{prefix: p, first: e.Time}
+					cands[p] = cd
+				}
+				cd.last = e.Time
+				switch {
+				case approvedOutcomes[e.Outcome]:
+					cd.approved++
+					if hasOperator(e.Command) {
+						cd.operators = true
+					}
+				default:
+					cd.denied++
+				}
+			})
+			if err != nil {
+				return err
+			}
+			var out []*candidate
+			for _, cd := range cands {
+				words := strings.Fields(cd.prefix)
+				sub := ""
+				if len(words) > 1 {
+					sub = words[1]
+				}
+				if _, risky := gate.RiskNote(words[0], sub); risky || gate.Unsuggestable(words[0]) {
+					continue
+				}
+				if cd.approved >= minApproved && cd.denied == 0 && !cd.operators {
+					out = append(out, cd)
+				}
+			}
+			sort.Slice(out, func(i, j int) bool {
+				if out[i].approved != out[j].approved {
+					return out[i].approved > out[j].approved
+				}
+				return out[i].prefix < out[j].prefix
+			})
+			printSuggestions(env.Stdout, out, minApproved)
+			if apply && len(out) > 0 {
+				learned := config.LearnedPath(env.ConfigDir())
+				for _, cd := range out {
+					if err := config.AddLearned(learned, cd.prefix, env.Now()); err != nil {
+						return &internalError{err}
+					}
+				}
+				fmt.Fprintf(env.Stdout, "# added %d prefixes to %s\n", len(out), learned)
+			}
+			return nil
+		},
+	}
+	c.Flags().IntVar(&minApproved, "min", 3, "approved at least this many times")
+	c.Flags().BoolVar(&apply, "apply", false, "add the suggested prefixes to learned.toml")
+	return c
+}
+
+func printSuggestions(w io.Writer, out []*candidate, minApproved int) {
+	if len(out) == 0 {
+		fmt.Fprintf(w, "# no prefix was approved %d times or more without ever being denied\n", minApproved)
+		return
+	}
+	fmt.Fprintf(w, "# prefixes approved at least %d times and never denied (agentgate audit suggest)\n[allow]\nprefix = [\n", minApproved)
+	for _, cd := range out {
+		fmt.Fprintf(w, "  %-28s # approved %d times, first %s, last %s\n", fmt.Sprintf("%q,", cd.prefix), cd.approved, day(cd.first), day(cd.last))
+	}
+	fmt.Fprintln(w, "]")
+}
+
+func day(ts string) string {
+	if len(ts) >= 10 {
+		return ts[:10]
+	}
+	return ts
+}
+
+func hasOperator(s string) bool {
+	return strings.ContainsAny(s, ";&|`<>\n\r") || strings.Contains(s, "$(") || strings.Contains(s, "${")
+}
