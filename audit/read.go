@@ -125,8 +125,13 @@ func Parse(l Line) (Entry, error) {
 	if l.Torn {
 		return e, BadLine{l, "torn line (the write was cut short)"}
 	}
-	if err := json.Unmarshal(l.Raw, &e); err != nil {
-		return e, BadLine{l, "not a JSON record: " + err.Error()}
+	if err := decodeEntry(l.Raw, &e); err != nil {
+		// Say what is wrong the way encoding/json would.
+		var v any
+		if jerr := json.Unmarshal(l.Raw, &v); jerr != nil {
+			err = jerr
+		}
+		return Entry{}, BadLine{l, "not a JSON record: " + err.Error()}
 	}
 	if e.Seq <= 0 {
 		return e, BadLine{l, "a record of an older version (no seq)"}
