@@ -366,3 +366,25 @@ func TestPromptAlwaysAllow(t *testing.T) {
 		t.Error("the learned prefix did not allow the command")
 	}
 }
+
+// With no controlling terminal (a daemonised agent, setsid), /dev/tty
+// cannot be opened: the escalation is denied at once, never a wait.
+func TestNoControllingTerminal(t *testing.T) {
+	h := newHome(t)
+	c := exec.Command(agentgateBinary(t), "exec", "--", "touch marker")
+	c.Dir, c.Env = h.work, h.env()
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	start := time.Now()
+	err := c.Run()
+	if c.ProcessState.ExitCode() != 126 || time.Since(start) > 10*time.Second {
+		t.Fatalf("status %d (%v) after %s: %s", c.ProcessState.ExitCode(), err, time.Since(start), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "no one to ask: no terminal (open /dev/tty:") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	if got := h.lastRecord()["outcome"]; got != "denied_noninteractive" {
+		t.Errorf("outcome %v", got)
+	}
+}
