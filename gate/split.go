@@ -32,6 +32,13 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 	if strings.ContainsRune(req.Text, '\r') {
 		return ask(Reason{Check: CheckOperator, Match: "\r", Message: "split mode: a carriage return is read differently by bash and by the parser"}), nil
 	}
+	// Belt and braces: whatever the parse says (a backtick inside a
+	// comment is inert to bash), these never appear in a split compound.
+	for _, seq := range []string{"`", "$(", "${", "<(", ">(", "|&", "<<"} {
+		if strings.Contains(req.Text, seq) {
+			return ask(Reason{Check: CheckOperator, Match: seq, Message: "split mode: " + seq + " is never allowed in a compound"}), nil
+		}
+	}
 	var cmds [][]string
 	var args [][]Arg
 	var why *Reason
@@ -77,6 +84,10 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 						exp = "expansion"
 					}
 					why = &Reason{Check: CheckWords, Match: src, Message: fmt.Sprintf("split mode: word %s is not literal (%s)", src, exp)}
+					return
+				}
+				if strings.ContainsAny(fields[0], "\n\r") {
+					why = &Reason{Check: CheckText, Match: src, Message: fmt.Sprintf("split mode: word %s holds a line break", src)}
 					return
 				}
 				a = append(a, Arg{Value: fields[0]})
