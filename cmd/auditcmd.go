@@ -333,7 +333,7 @@ func newCmdAuditStats(env *Env, path func() string) *cobra.Command {
 		Short: "Counts by outcome, most escalated commands and prefixes, approval rates, busiest sessions",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			outcomes := map[string]int{}
+			outcomes := newCounter(1 << 20)
 			commands, prefixes, sessions := newCounter(50000), newCounter(20000), newCounter(20000)
 			approvedBy := map[string]int{}
 			total := 0
@@ -342,7 +342,7 @@ func newCmdAuditStats(env *Env, path func() string) *cobra.Command {
 					return
 				}
 				total++
-				outcomes[e.Outcome]++
+				outcomes.add(e.Outcome)
 				commands.add(e.Command)
 				p := prefixOf(e.Command)
 				prefixes.add(p)
@@ -364,16 +364,7 @@ func newCmdAuditStats(env *Env, path func() string) *cobra.Command {
 			for _, p := range prefixes.top(top) {
 				rates = append(rates, rate{p.Key, p.Count, approvedBy[p.Key], float64(approvedBy[p.Key]) / float64(p.Count)})
 			}
-			var outs []kv
-			for k, v := range outcomes {
-				outs = append(outs, kv{k, v})
-			}
-			sort.Slice(outs, func(i, j int) bool {
-				if outs[i].Count != outs[j].Count {
-					return outs[i].Count > outs[j].Count
-				}
-				return outs[i].Key < outs[j].Key
-			})
+			outs := outcomes.top(len(outcomes.m))
 			if asJSON {
 				out, _ := audit.Marshal(map[string]any{"escalations": total, "outcomes": nonNilKV(outs),
 					"commands": nonNilKV(commands.top(top)), "prefixes": rates, "sessions": nonNilKV(sessions.top(top))})

@@ -33,12 +33,7 @@ Exit status: 0 when the command would run without asking, 1 when it would
 ask, 3 when it would be denied, 2 for a usage error.`,
 		Example: `  agentgate check -- 'find . -name "*.go" -delete'
   agentgate check --json -- 'git log --oneline | head -5'`,
-		Args: func(c *cobra.Command, args []string) error {
-			if c.ArgsLenAtDash() != 0 {
-				return usagef(`write "--" before the command: agentgate check -- 'git status'`, `the command must follow "--"`)
-			}
-			return nil
-		},
+		Args: requireDash,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Args = args
 			if runF != nil {

@@ -177,8 +177,8 @@ directory.`,
 	return c
 }
 
-// projectFile is the named file, or the nearest .agentgate.toml (or
-// .agentgate.local.toml) up from the working directory.
+// projectFile is the named file, or the .agentgate.toml config would read
+// from the working directory.
 func (e *Env) projectFile(args []string) (string, error) {
 	if len(args) == 1 {
 		abs, err := filepath.Abs(args[0])
@@ -194,13 +194,10 @@ func (e *Env) projectFile(args []string) (string, error) {
 	if err != nil {
 		return "", &internalError{err}
 	}
-	for dir := cwd; ; dir = filepath.Dir(dir) {
-		p := filepath.Join(dir, ".agentgate.toml")
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || dir == filepath.Dir(dir) {
-			return "", usagef("run it in a project with a .agentgate.toml, or name the file", "no .agentgate.toml found from %s up to the repository root", cwd)
+	for _, f := range config.ProjectFiles(cwd, e.home()) {
+		if f.Role == "project" {
+			return f.Path, nil
 		}
 	}
+	return "", usagef("run it in a project with a .agentgate.toml, or name the file", "no .agentgate.toml found from %s up to the repository root", cwd)
 }

@@ -51,12 +51,7 @@ failed.`,
   agentgate exec --non-interactive -- 'git status && rm -rf build'
   agentgate exec --json -- 'make test'
   agentgate exec --allow 'make test' -- 'make test'`,
-		Args: func(c *cobra.Command, args []string) error {
-			if c.ArgsLenAtDash() != 0 {
-				return usagef(`write "--" before the command: agentgate exec -- 'git status'`, `the command must follow "--"`)
-			}
-			return nil
-		},
+		Args: requireDash,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Args = args
 			if runF != nil {

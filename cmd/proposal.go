@@ -1,16 +1,27 @@
 package cmd
 
 import (
+	"fmt"
 	"os/exec"
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
 	"github.com/agentgate/agentgate/runner"
 )
+
+// requireDash insists the command follows "--", so that no word of it is
+// ever read as one of agentgate's flags.
+func requireDash(c *cobra.Command, args []string) error {
+	if c.ArgsLenAtDash() != 0 {
+		return usagef(fmt.Sprintf(`write "--" before the command: %s -- 'git status'`, c.CommandPath()), `the command must follow "--"`)
+	}
+	return nil
+}
 
 // proposal turns the words after "--" into what the gate judges. One word
 // is a shell command string, run by bash; several are an argv, run

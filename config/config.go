@@ -183,8 +183,8 @@ func Load(o Options) (*Config, error) {
 		c.Warnings = append(c.Warnings, err.Error()+"; treating every project file as untrusted")
 		trust = &Trust{}
 	}
-	for _, p := range projectFiles(o.Cwd, o.Home) {
-		layers = append(layers, layer{p.path, p.role, trust.Trusted(p.path)})
+	for _, p := range ProjectFiles(o.Cwd, o.Home) {
+		layers = append(layers, layer{p.Path, p.Role, trust.Trusted(p.Path)})
 	}
 	if o.ConfigDir != "" {
 		layers = append(layers,
@@ -435,21 +435,23 @@ func checkPolicyPerms(path string, skipOwner bool) error {
 	return nil
 }
 
-type projectFile struct{ path, role string }
+// ProjectFile is a project config file and its role ("project" or
+// "project-local").
+type ProjectFile struct{ Path, Role string }
 
-// projectFiles finds the nearest directory, walking up from cwd, holding
+// ProjectFiles finds the nearest directory, walking up from cwd, holding
 // .agentgate.toml or .agentgate.local.toml; the walk stops after the
 // repository root (a directory with .git) or home.
-func projectFiles(cwd, home string) []projectFile {
+func ProjectFiles(cwd, home string) []ProjectFile {
 	if cwd == "" {
 		return nil
 	}
 	for dir := filepath.Clean(cwd); ; dir = filepath.Dir(dir) {
-		var out []projectFile
-		for _, f := range []projectFile{{".agentgate.local.toml", "project-local"}, {".agentgate.toml", "project"}} {
-			p := filepath.Join(dir, f.path)
+		var out []ProjectFile
+		for _, f := range []ProjectFile{{".agentgate.local.toml", "project-local"}, {".agentgate.toml", "project"}} {
+			p := filepath.Join(dir, f.Path)
 			if _, err := os.Stat(p); err == nil {
-				out = append(out, projectFile{p, f.role})
+				out = append(out, ProjectFile{p, f.Role})
 			}
 		}
 		if len(out) > 0 {
