@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentgate/agentgate/audit"
+	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/inspect"
 	"github.com/agentgate/agentgate/internal/visible"
@@ -29,8 +30,9 @@ func newCmdCheck(env *Env, runF func(*CheckOptions) error) *cobra.Command {
 		Long: `Show the decision for COMMAND and the whole reason chain. Nothing runs and
 no audit record is written.
 
-Exit status: 0 when the command would run without asking, 1 when it would
-ask, 3 when it would be denied, 2 for a usage error.`,
+Exit status, taking the mode into account: 0 when exec would run the
+command without asking, 1 when it would ask, 3 when it would deny it, 2 for
+a usage or configuration error.`,
 		Example: `  agentgate check -- 'find . -name "*.go" -delete'
   agentgate check --json -- 'git log --oneline | head -5'`,
 		Args: requireDash,
@@ -63,6 +65,7 @@ func checkRun(o *CheckOptions) error {
 	if d.Verdict() != gate.Allow {
 		next = gate.NextStep(d, o.Env.UserConfig())
 	}
+	eff := effective(d, cfg.Mode)
 	if o.JSON {
 		out, err := audit.Marshal(struct {
 			Command  string         `json:"command"`
@@ -72,21 +75,41 @@ func checkRun(o *CheckOptions) error {
 			Risks    []gate.Risk    `json:"risks"`
 			NextStep string         `json:"next_step,omitempty"`
 			Shell    inspect.Script `json:"shell"`
-		}{req.Text, req.Argv, d.Verdict(), d.Reasons(), nonNilRisks(d.Risks()), next, inspect.Parse(req.Text)})
+			Mode     config.Mode    `json:"mode"`
+			InMode   gate.Verdict   `json:"in_mode"`
+		}{req.Text, req.Argv, d.Verdict(), d.Reasons(), nonNilRisks(d.Risks()), next, inspect.Parse(req.Text), cfg.Mode, eff})
 		if err != nil {
 			return &internalError{err}
 		}
 		fmt.Fprintf(o.Env.Stdout, "%s\n", out)
 	} else {
 		printDecision(o.Env.Stdout, req, d, next)
+		if eff != d.Verdict() {
+			fmt.Fprintf(o.Env.Stdout, "in mode %s (from %s), exec would %s it\n", cfg.Mode, cfg.ModeSource, map[gate.Verdict]string{gate.Allow: "run", gate.Deny: "deny", gate.Ask: "ask about"}[eff])
+		}
 	}
-	switch d.Verdict() {
+	switch eff {
 	case gate.Allow:
 		return nil
 	case gate.Deny:
 		return exitStatus(exitCheckDeny)
 	}
 	return exitStatus(exitAsk)
+}
+
+// effective is what exec would do in the mode: bypass runs a non-sticky
+// ask, readonly and ci deny every ask.
+func effective(d gate.Decision, mode config.Mode) gate.Verdict {
+	if d.Verdict() != gate.Ask {
+		return d.Verdict()
+	}
+	switch {
+	case mode == config.ModeBypass && !d.Sticky():
+		return gate.Allow
+	case mode == config.ModeReadonly || mode == config.ModeCI:
+		return gate.Deny
+	}
+	return gate.Ask
 }
 
 func printDecision(w io.Writer, req gate.Request, d gate.Decision, next string) {
