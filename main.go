@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/agentgate/agentgate/cmd"
+	"github.com/agentgate/agentgate/internal/quietinit"
 )
 
 // exampleConfig is the starter config "agentgate init" writes: the very
@@ -17,4 +18,7 @@ import (
 //go:embed config.example.toml
 var exampleConfig string
 
-func main() { os.Exit(cmd.Main(exampleConfig)) }
+func main() {
+	quietinit.Restore()
+	os.Exit(cmd.Main(exampleConfig))
+}

@@ -388,3 +388,31 @@ func TestNoControllingTerminal(t *testing.T) {
 		t.Errorf("outcome %v", got)
 	}
 }
+
+// On a terminal inside tmux, nothing at start-up runs "tmux info" (which
+// lipgloss's colour detection would do), and the command's environment
+// keeps NO_COLOR as it was.
+func TestAllowPathRunsNothingElse(t *testing.T) {
+	h := newHome(t)
+	bin := filepath.Join(h.dir, "bin")
+	os.MkdirAll(bin, 0o755)
+	marker := filepath.Join(h.dir, "tmux-ran")
+	os.WriteFile(filepath.Join(bin, "tmux"), []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
+	env := h.env("TMUX=/tmp/tmux-0/default,1,0", "COLORTERM=", "PATH="+bin+":"+os.Getenv("PATH"))
+	r := h.start(env, "exec", "--allow", "printenv", "--", "printenv NO_COLOR TERM")
+	if got := r.wait(); got != 1 {
+		// printenv exits 1 when a variable is unset: NO_COLOR must be.
+		t.Errorf("status %d; want 1 (NO_COLOR unset in the command's environment)\n%s", got, r.screen())
+	}
+	if !strings.Contains(r.screen(), "xterm-256color") {
+		t.Errorf("the command did not run: %s", r.screen())
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("agentgate ran tmux at start-up")
+	}
+	r = h.start(h.env("NO_COLOR=yes"), "exec", "--allow", "printenv", "--", "printenv NO_COLOR")
+	r.wait()
+	if !strings.Contains(r.screen(), "yes") {
+		t.Errorf("NO_COLOR=yes did not reach the command: %q", r.screen())
+	}
+}
