@@ -31,3 +31,13 @@ func BenchmarkDecideAllowed(b *testing.B) {
 		gate.Decide(gate.Request{Text: "git log --oneline -20", Rules: rules})
 	}
 }
+
+// BenchmarkDecideDefaultConfig adds what a default configuration adds to
+// every decision: the self-protected and sensitive path checks.
+func BenchmarkDecideDefaultConfig(b *testing.B) {
+	rules := allowlist.Defaults()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		gate.Decide(gate.Request{Text: benchCommands[i%len(benchCommands)], Rules: rules, Paths: defaultPaths})
+	}
+}

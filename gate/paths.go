@@ -3,6 +3,7 @@ package gate
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -59,19 +60,41 @@ type matcher struct {
 
 type pattern struct {
 	text, value, example string
-	glob                 bool // an absolute pattern with glob characters ("/dev/sd*")
+	// glob is set for patterns with glob characters ("/dev/sd*", "*.pem");
+	// head is an absolute glob's literal part up to its last slash before
+	// the first glob character, checked first because it is cheap.
+	glob bool
+	head string
 }
 
 func (p Paths) matcher(patterns []string) matcher {
-	m := matcher{p: p}
+	var nPrefix, nInner int
 	for _, pat := range patterns {
 		switch {
 		case strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~/"):
-			m.prefixes = append(m.prefixes, pattern{text: pat, value: p.resolve(pat), glob: strings.ContainsAny(pat, "*?[")})
+			nPrefix++
+		case strings.Contains(pat, "/"):
+			nInner++
+		}
+	}
+	all := make([]pattern, 0, len(patterns))
+	m := matcher{p: p, prefixes: all[:0:nPrefix], inner: all[nPrefix : nPrefix : nPrefix+nInner], names: all[nPrefix+nInner : nPrefix+nInner : len(patterns)]}
+	for _, pat := range patterns {
+		switch {
+		case strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~/"):
+			t := pattern{text: pat, value: p.resolve(pat)}
+			if i := strings.IndexAny(t.value, "*?["); i >= 0 {
+				t.glob, t.head = true, t.value[:strings.LastIndexByte(t.value[:i], '/')+1]
+			}
+			m.prefixes = append(m.prefixes, t)
 		case strings.Contains(pat, "/"):
 			m.inner = append(m.inner, pattern{text: pat, value: "/" + strings.Trim(pat, "/")})
 		case pat != "":
-			m.names = append(m.names, pattern{text: pat, value: pat, example: example(pat)})
+			t := pattern{text: pat, value: pat, glob: strings.ContainsAny(pat, "*?[")}
+			if t.glob {
+				t.example = example(pat)
+			}
+			m.names = append(m.names, t)
 		}
 	}
 	return m
@@ -84,10 +107,14 @@ func (m matcher) hit(segs [][]string) (pathHit, bool) {
 	if m.empty() {
 		return pathHit{}, false
 	}
+	var seen []string
 	for _, argv := range segs {
 		for _, w := range argv {
-			if strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
-				continue // a flag; a flag with a value is checked below
+			if strings.HasPrefix(w, "-") && !strings.Contains(w, "=") || slices.Contains(seen, w) {
+				continue // a flag (a flag with a value is checked below), or seen
+			}
+			if len(seen) < 64 {
+				seen = append(seen, w)
 			}
 			for _, cand := range candidates(w) {
 				if pat, ok := m.names1(cand); ok {
@@ -121,7 +148,7 @@ func (m matcher) names1(word string) (string, bool) {
 	glob := strings.ContainsAny(word, "*?[")
 	for _, t := range m.prefixes {
 		// A glob may expand to the protected path or below it.
-		if under(abs, t.value) || (glob && globReaches(abs, t.value)) || (t.glob && globUnder(abs, t.value)) {
+		if under(abs, t.value) || (glob && globReaches(abs, t.value)) || (t.glob && strings.HasPrefix(abs, t.head) && globUnder(abs, t.value)) {
 			return t.text, true
 		}
 	}
@@ -132,7 +159,7 @@ func (m matcher) names1(word string) (string, bool) {
 	}
 	base := path.Base(abs)
 	for _, t := range m.names {
-		if ok, _ := path.Match(t.value, base); ok {
+		if nameMatch(t, base) {
 			return t.text, true
 		}
 		// "*.p*" could expand to "key.pem": match the word's glob against
@@ -168,11 +195,36 @@ func (p Paths) resolve(word string) string {
 		}
 		word = p.Cwd + "/" + word
 	}
+	if isClean(word) {
+		return word
+	}
 	return path.Clean(word)
 }
 
+// isClean reports whether path.Clean would leave the absolute path p as
+// it is, which is the common case and saves its allocation.
+func isClean(p string) bool {
+	if len(p) > 1 && p[len(p)-1] == '/' {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		rest := p[i+1:]
+		if strings.HasPrefix(rest, "/") || rest == "." || rest == ".." ||
+			strings.HasPrefix(rest, "./") || strings.HasPrefix(rest, "../") {
+			return false
+		}
+	}
+	return true
+}
+
 func under(p, dir string) bool {
-	return dir != "" && (p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/"))
+	if dir == "" || !strings.HasPrefix(p, dir) {
+		return false
+	}
+	return len(p) == len(dir) || p[len(dir)] == '/' || dir[len(dir)-1] == '/'
 }
 
 // globReaches reports whether a glob path could expand to target or a
@@ -188,6 +240,22 @@ func globReaches(glob, target string) bool {
 	return len(g) >= len(t) || strings.ContainsAny(g[len(g)-1], "*")
 }
 
+// nameMatch matches a file name against a name pattern, with fast paths
+// for the common shapes "*.pem" and "id_rsa*".
+func nameMatch(t pattern, base string) bool {
+	v := t.value
+	switch {
+	case !t.glob:
+		return base == v
+	case v[0] == '*' && !strings.ContainsAny(v[1:], "*?["):
+		return strings.HasSuffix(base, v[1:])
+	case v[len(v)-1] == '*' && !strings.ContainsAny(v[:len(v)-1], "*?["):
+		return strings.HasPrefix(base, v[:len(v)-1])
+	}
+	ok, _ := path.Match(v, base)
+	return ok
+}
+
 // globUnder reports whether abs is a path the absolute glob pattern
 // matches, or a path below one: its leading components match.
 func globUnder(abs, pattern string) bool {
@@ -201,14 +269,24 @@ func globUnder(abs, pattern string) bool {
 }
 
 // example turns a name pattern into a name it matches: "*.pem" into
-// "x.pem", "id_rsa*" into "id_rsax".
+// "x.pem", "id_rsa*" into "id_rsax", "[ab]c" into "ac".
 func example(pattern string) string {
-	r := strings.NewReplacer("*", "x", "?", "x")
-	out := r.Replace(pattern)
-	if i := strings.IndexByte(out, '['); i >= 0 {
-		if j := strings.IndexByte(out[i:], ']'); j > 1 {
-			out = out[:i] + string(out[i+1]) + out[i+j+1:]
+	b := make([]byte, 0, len(pattern))
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; c {
+		case '*', '?':
+			b = append(b, 'x')
+		case '[':
+			j := strings.IndexByte(pattern[i:], ']')
+			if j > 1 {
+				b = append(b, pattern[i+1])
+				i += j
+				continue
+			}
+			b = append(b, c)
+		default:
+			b = append(b, c)
 		}
 	}
-	return out
+	return string(b)
 }
