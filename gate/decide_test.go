@@ -106,6 +106,9 @@ func TestDecideTable(t *testing.T) {
 		{"ls " + strings.Repeat("a", gate.MaxCommandBytes), gate.Ask, gate.CheckText, ""},
 		{"ls \x7f", gate.Ask, gate.CheckText, "U+007F"},
 		{"ls \u0085", gate.Ask, gate.CheckText, "U+0085"},
+		{"ls $'\\n'", gate.Ask, gate.CheckText, "$'\\n'"},
+		{"echo $'\\x1b[2J'", gate.Ask, gate.CheckText, "$'\\x1b[2J'"},
+		{"cat $'a\\tb'", gate.Allow, gate.CheckAllowlist, "cat"},
 
 		// Expansions that could produce a flag, for programs with flags to fear.
 		{"find *", gate.Ask, gate.CheckException, "*"},

@@ -84,6 +84,15 @@ func shellWords(text string, f *syntax.File, err error) (args []Arg, why Reason,
 			return nil, Reason{Check: CheckWords, Match: src,
 				Message: fmt.Sprintf("word %d (%s) expands to %d words", i+1, src, len(fields))}, false
 		}
+		// $'\n', $'\x1b' and the like are written plainly but make
+		// control characters: judge the value, not just the text.
+		for _, r := range fields[0] {
+			if r != '\t' && (r == '\n' || r == '\r' || odd(r)) {
+				src := text[w.Pos().Offset():w.End().Offset()]
+				return nil, Reason{Check: CheckText, Match: src,
+					Message: fmt.Sprintf("word %d (%s) holds a control or invisible character (%U)", i+1, src, r)}, false
+			}
+		}
 		args = append(args, Arg{Value: fields[0], Expands: expansion(w, i == 0)})
 	}
 	return args, Reason{}, true
