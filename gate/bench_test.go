@@ -33,11 +33,23 @@ func BenchmarkDecideAllowed(b *testing.B) {
 }
 
 // BenchmarkDecideDefaultConfig adds what a default configuration adds to
-// every decision: the self-protected and sensitive path checks.
+// every decision: the self-protected and sensitive path checks, with the
+// patterns compiled for each decision, as one agentgate process does.
 func BenchmarkDecideDefaultConfig(b *testing.B) {
 	rules := allowlist.Defaults()
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		gate.Decide(gate.Request{Text: benchCommands[i%len(benchCommands)], Rules: rules, Paths: defaultPaths})
+	}
+}
+
+// BenchmarkDecideCompiledPaths is the same with the patterns compiled
+// once, as a caller judging many commands would.
+func BenchmarkDecideCompiledPaths(b *testing.B) {
+	rules := allowlist.Defaults()
+	paths := defaultPaths.Compile()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		gate.Decide(gate.Request{Text: benchCommands[i%len(benchCommands)], Rules: rules, Paths: paths})
 	}
 }

@@ -181,13 +181,15 @@ func decideAllow(rules []allowlist.Rule, args []Arg, argv []string) Decision {
 // the reasons d already had follow.
 func protect(req Request, segs [][]string, d Decision) Decision {
 	var why Reason
-	if h, ok := req.Paths.matcher(req.Paths.Self).hit(segs); ok {
+	self, sensitive := req.Paths.matchers()
+	selfHit, sensHit, isSelf := hits(segs, self, sensitive)
+	if h := selfHit; isSelf {
 		why = Reason{Check: CheckSelfProtect, Match: h.word, Rule: h.pattern, Source: "self-protection",
 			Message: fmt.Sprintf("names %s, a protected file that changes how commands run (%s)", quoteMatch(h.word), h.pattern)}
 	} else if gitConfig(segs) {
 		why = Reason{Check: CheckSelfProtect, Match: "git config", Rule: "git config", Source: "self-protection",
 			Message: "git config can change .git/config, which names programs git runs"}
-	} else if h, ok := req.Paths.matcher(req.Paths.Sensitive).hit(segs); ok {
+	} else if h := sensHit; h.pattern != "" {
 		why = Reason{Check: CheckSensitive, Match: h.word, Rule: h.pattern, Source: "sensitive paths",
 			Message: fmt.Sprintf("names %s, which may hold secrets (%s): reading it sends them to the model", quoteMatch(h.word), h.pattern)}
 	} else {

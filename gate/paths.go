@@ -26,6 +26,27 @@ type Paths struct {
 	Self []string
 	// Sensitive are secrets: reading them sends them to the model.
 	Sensitive []string
+
+	compiled *compiledPaths
+}
+
+type compiledPaths struct{ self, sensitive matcher }
+
+// Compile prepares the patterns once, for a caller that judges many
+// commands with the same paths. Decide compiles them itself otherwise.
+// Change no field of the result: the compiled patterns would not follow.
+func (p Paths) Compile() Paths {
+	p.compiled = nil
+	c := &compiledPaths{p.matcher(p.Self), p.matcher(p.Sensitive)}
+	p.compiled = c
+	return p
+}
+
+func (p Paths) matchers() (self, sensitive matcher) {
+	if p.compiled != nil {
+		return p.compiled.self, p.compiled.sensitive
+	}
+	return p.matcher(p.Self), p.matcher(p.Sensitive)
 }
 
 // DefaultSensitive are the secrets asked about by default.
@@ -103,10 +124,14 @@ func (p Paths) matcher(patterns []string) matcher {
 func (m matcher) empty() bool { return len(m.prefixes)+len(m.inner)+len(m.names) == 0 }
 
 // hit returns the first word of segs that names a pattern.
-func (m matcher) hit(segs [][]string) (pathHit, bool) {
-	if m.empty() {
-		return pathHit{}, false
+// hits scans the words of segs once, each resolved once, for the first
+// word naming a pattern of self and the first naming one of sensitive.
+// It stops at the first self hit, which outranks any sensitive one.
+func hits(segs [][]string, self, sensitive matcher) (selfHit, sensitiveHit pathHit, found bool) {
+	if self.empty() && sensitive.empty() {
+		return
 	}
+	haveSensitive := false
 	var seen []string
 	for _, argv := range segs {
 		for _, w := range argv {
@@ -117,13 +142,23 @@ func (m matcher) hit(segs [][]string) (pathHit, bool) {
 				seen = append(seen, w)
 			}
 			for _, cand := range candidates(w) {
-				if pat, ok := m.names1(cand); ok {
-					return pathHit{w, pat}, true
+				abs := self.p.resolve(cand)
+				if abs == "" {
+					continue
+				}
+				glob := strings.ContainsAny(cand, "*?[")
+				if pat, ok := self.match(abs, glob); ok {
+					return pathHit{w, pat}, sensitiveHit, true
+				}
+				if !haveSensitive {
+					if pat, ok := sensitive.match(abs, glob); ok {
+						sensitiveHit, haveSensitive = pathHit{w, pat}, true
+					}
 				}
 			}
 		}
 	}
-	return pathHit{}, false
+	return selfHit, sensitiveHit, false
 }
 
 // candidates are the parts of a word that may be paths: the word, and
@@ -139,13 +174,9 @@ func candidates(w string) []string {
 	return out
 }
 
-// names1 reports the first pattern that word, as a path, names.
-func (m matcher) names1(word string) (string, bool) {
-	abs := m.p.resolve(word)
-	if abs == "" {
-		return "", false
-	}
-	glob := strings.ContainsAny(word, "*?[")
+// match reports the first pattern that the resolved path abs names;
+// glob says the word it came from holds glob characters.
+func (m matcher) match(abs string, glob bool) (string, bool) {
 	for _, t := range m.prefixes {
 		// A glob may expand to the protected path or below it.
 		if under(abs, t.value) || (glob && globReaches(abs, t.value)) || (t.glob && strings.HasPrefix(abs, t.head) && globUnder(abs, t.value)) {

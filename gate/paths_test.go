@@ -57,6 +57,9 @@ func TestProtectedPaths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		d := gate.Decide(gate.Request{Text: tt.text, Rules: allowlist.Defaults(), Paths: paths})
+		if dc := gate.Decide(gate.Request{Text: tt.text, Rules: allowlist.Defaults(), Paths: paths.Compile()}); dc.Primary() != d.Primary() {
+			t.Errorf("%q: compiled paths decide %+v, uncompiled %+v", tt.text, dc.Primary(), d.Primary())
+		}
 		if tt.check == "" {
 			if d.Primary().Check == gate.CheckSensitive || d.Primary().Check == gate.CheckSelfProtect || d.Sticky() {
 				t.Errorf("Decide(%q) = %s %+v; the paths should change nothing", tt.text, d.Verdict(), d.Primary())
