@@ -133,11 +133,15 @@ func (e *escalation) question() prompt.Question {
 	for _, r := range e.d.Risks() {
 		why = append(why, "note: "+r.Program+" "+r.Note)
 	}
+	shell, ok := e.rec.Shell.(inspect.Script)
+	if !ok {
+		shell = inspect.Parse(e.req.Text)
+	}
 	return prompt.Question{
 		Command:      visible.String(e.req.Text),
 		Cwd:          visible.String(e.cwd),
 		Why:          why,
-		Shell:        inspect.Parse(e.req.Text).Tree(),
+		Shell:        shell.Tree(),
 		AlwaysPrefix: e.alwaysPrefix(),
 	}
 }
