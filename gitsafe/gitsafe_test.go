@@ -32,6 +32,10 @@ func repo(t *testing.T) (dir, marker, prog string) {
 	git(t, dir, nil, "config", "user.email", "t@example.com")
 	git(t, dir, nil, "config", "user.name", "t")
 	git(t, dir, nil, "config", "color.ui", "never")
+	// SSH signatures are only checked against an allowed-signers file.
+	signers := filepath.Join(t.TempDir(), "allowed_signers")
+	os.WriteFile(signers, nil, 0o644)
+	git(t, dir, nil, "config", "gpg.ssh.allowedSignersFile", signers)
 	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("a\n"), 0o644)
 	git(t, dir, nil, "add", ".")
 	git(t, dir, nil, "commit", "-qm", "first")
@@ -45,6 +49,15 @@ func repo(t *testing.T) (dir, marker, prog string) {
 	os.WriteFile(sig, []byte(obj), 0o644)
 	id := strings.TrimSpace(git(t, dir, nil, "hash-object", "-t", "commit", "-w", sig))
 	git(t, dir, nil, "update-ref", "HEAD", id)
+	// The same for SSH and X.509 signatures, which git verifies with
+	// gpg.ssh.program and gpg.x509.program.
+	for ref, header := range map[string]string{"refs/tags/ssh": "SSH SIGNATURE", "refs/tags/x509": "SIGNED MESSAGE"} {
+		obj := "tree " + tree + "\nparent " + parent + "\nauthor t <t@example.com> 1 +0000\ncommitter t <t@example.com> 1 +0000\n" +
+			"gpgsig -----BEGIN " + header + "-----\n \n AAAA\n -----END " + header + "-----\n\nsigned\n"
+		os.WriteFile(sig, []byte(obj), 0o644)
+		id := strings.TrimSpace(git(t, dir, nil, "hash-object", "-t", "commit", "-w", sig))
+		git(t, dir, nil, "update-ref", ref, id)
+	}
 	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("a\nb\n"), 0o644)
 	return dir, marker, prog
 }
@@ -95,6 +108,9 @@ var neutralised = []struct {
 	{"pager.branch", "PROG", []string{"branch"}, "master"},
 	{"log.showSignature", "true", []string{"log", "--oneline", "-1"}, "signed"},
 	{"gpg.program", "PROG", []string{"log", "--format=%h %G?", "-1"}, " "},
+	{"gpg.openpgp.program", "PROG", []string{"log", "--format=%h %G?", "-1"}, " "},
+	{"gpg.x509.program", "PROG", []string{"log", "--format=%h %G?", "-1", "x509"}, " "},
+	{"gpg.ssh.program", "PROG", []string{"log", "--format=%h %G?", "-1", "ssh"}, " "},
 	{"core.hooksPath", "HOOKS", []string{"status", "--porcelain"}, "f.txt"},
 }
 
