@@ -349,6 +349,8 @@ func TestPromptAlwaysAllow(t *testing.T) {
 	r := h.start(h.env(), "exec", "--", "touch marker")
 	r.waitFor(`Always allow "touch"`)
 	r.send("p")
+	r.waitFor(`Add prefix = ["touch"] to learned.toml?`)
+	r.send("\x1b[B\x1b[B\r")
 	if got := r.wait(); got != 0 {
 		t.Fatalf("status %d\n%s", got, r.screen())
 	}

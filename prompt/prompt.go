@@ -121,8 +121,10 @@ func Ask(ctx context.Context, tty *os.File, q Question, o Options) Result {
 	if *pressed >= 0 {
 		res.Choice = *pressed
 	}
-	if res.Choice == AlwaysAllow && q.AlwaysPrefix == "" {
-		res.Choice = Deny
+	if res.Choice == AlwaysAllow {
+		if res = confirmAlways(ctx, tty, q.AlwaysPrefix, o.Accessible); res.Ending != Answered {
+			return res
+		}
 	}
 	if res.Choice.Allows() && challenge != "" {
 		typed := ""
@@ -138,6 +140,29 @@ func Ask(ctx context.Context, tty *os.File, q Question, o Options) Result {
 		}
 	}
 	return res
+}
+
+// confirmAlways shows the prefix "Always allow" would add and asks again,
+// Deny first: a prefix allows every command that starts with it.
+func confirmAlways(ctx context.Context, tty *os.File, prefix string, accessible bool) Result {
+	if prefix == "" {
+		return Result{Choice: Deny, Ending: Answered}
+	}
+	choice := Deny
+	form := huh.NewForm(huh.NewGroup(huh.NewSelect[Choice]().
+		Title(fmt.Sprintf("Add prefix = [%q] to learned.toml?", prefix)).
+		Description(fmt.Sprintf("Every command starting with %q will then run without asking.", prefix)).
+		Options(
+			huh.NewOption("Deny", Deny),
+			huh.NewOption("Allow once, do not add it", AllowOnce),
+			huh.NewOption(fmt.Sprintf("Add %q and allow", prefix), AlwaysAllow),
+		).
+		Value(&choice)))
+	r := run(ctx, form, tty, accessible, nil)
+	if r.Ending == Answered {
+		r.Choice = choice
+	}
+	return r
 }
 
 // Build makes the approval form. The returned pointers receive the

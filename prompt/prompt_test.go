@@ -14,6 +14,12 @@ import (
 // askWithKeys runs Ask on the slave side of a new pty and types keys on
 // the master side, as a person would.
 func askWithKeys(t *testing.T, keys string, o prompt.Options) prompt.Result {
+	return askWithChunks(t, []string{keys}, o)
+}
+
+// askWithChunks types each chunk of keys 300 ms after the last, so that a
+// second form has time to appear.
+func askWithChunks(t *testing.T, chunks []string, o prompt.Options) prompt.Result {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -30,8 +36,10 @@ func askWithKeys(t *testing.T, keys string, o prompt.Options) prompt.Result {
 		}
 	}()
 	go func() {
-		time.Sleep(300 * time.Millisecond)
-		ptmx.Write([]byte(keys))
+		for _, keys := range chunks {
+			time.Sleep(300 * time.Millisecond)
+			ptmx.Write([]byte(keys))
+		}
 	}()
 	done := make(chan prompt.Result, 1)
 	go func() {
@@ -72,7 +80,6 @@ func TestAskKeys(t *testing.T) {
 		{"s", prompt.AllowSession, prompt.Answered},
 		{"n", prompt.DenySession, prompt.Answered},
 		{"d", prompt.Deny, prompt.Answered},
-		{"p", prompt.AlwaysAllow, prompt.Answered},
 		{"\x03", prompt.Deny, prompt.Interrupted},
 		{"\x1b", prompt.Deny, prompt.Interrupted},
 	}
@@ -80,6 +87,25 @@ func TestAskKeys(t *testing.T) {
 		r := askWithKeys(t, tt.keys, prompt.Options{Timeout: 5 * time.Second})
 		if r.Choice != tt.choice || r.Ending != tt.ending {
 			t.Errorf("keys %q: %v/%v; want %v/%v (err %v)", tt.keys, r.Choice, r.Ending, tt.choice, tt.ending, r.Err)
+		}
+	}
+}
+
+// "Always allow" asks again, showing the prefix, with Deny preset.
+func TestAlwaysAllowConfirmation(t *testing.T) {
+	skipTUIUnderRace(t)
+	tests := []struct {
+		confirm string
+		want    prompt.Choice
+	}{
+		{"\r", prompt.Deny},
+		{"\x1b[B\r", prompt.AllowOnce},
+		{"\x1b[B\x1b[B\r", prompt.AlwaysAllow},
+	}
+	for _, tt := range tests {
+		r := askWithChunks(t, []string{"p", tt.confirm}, prompt.Options{Timeout: 5 * time.Second})
+		if r.Choice != tt.want || r.Ending != prompt.Answered {
+			t.Errorf("p then %q: %v/%v; want %v", tt.confirm, r.Choice, r.Ending, tt.want)
 		}
 	}
 }
