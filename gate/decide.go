@@ -70,6 +70,7 @@ func Decide(req Request) (d Decision) {
 		d.commands = [][]string{d.argv}
 	}
 	if d.verdict != Deny {
+		d = askRules(req, segs, d)
 		d = protect(req, segs, d)
 	}
 	if d.verdict == Allow && !complete {
@@ -174,6 +175,28 @@ func decideAllow(rules []allowlist.Rule, args []Arg, argv []string) Decision {
 	}
 	return allow(Reason{Check: CheckAllowlist, Match: best.String(), Rule: best.String(), Source: best.Source.String(),
 		Message: "on the allowlist: " + best.String()})
+}
+
+// askRules makes d a sticky ask when an ask rule matches any command in
+// the text: also a compound, or a command asked about for another reason,
+// so that no mode can turn it into an allow.
+func askRules(req Request, segs [][]string, d Decision) Decision {
+	if d.sticky {
+		return d
+	}
+	r, ok := matchRules(req, segs, allowlist.Ask)
+	if !ok {
+		return d
+	}
+	why := Reason{Check: CheckAskRule, Match: r.match, Rule: r.rule.String(), Source: r.rule.Source.String(),
+		Message: "an ask rule matches " + quoteMatch(r.match)}
+	reasons := d.reasons
+	if d.verdict == Allow {
+		reasons = nil // the allow it overrides is no reason to ask
+	}
+	p := ask(why, reasons...)
+	p.sticky, p.argv, p.literal, p.commands = true, d.argv, d.literal, d.commands
+	return p
 }
 
 // protect turns d into a sticky ask when the command names a protected

@@ -244,6 +244,13 @@ func TestAskRule(t *testing.T) {
 	if d := decide("git status", r); d.Verdict() != gate.Allow {
 		t.Fatalf("ask rule for git log changed git status: %s", d.Verdict())
 	}
+	// In a compound, or behind another reason to ask, the ask rule still
+	// makes the ask sticky, so bypass mode cannot run it.
+	for _, text := range []string{"ls && git log", "git log > out", "FOO=1 git log", "sudo git log"} {
+		if d := decide(text, r); d.Verdict() != gate.Ask || !d.Sticky() || d.Primary().Check != gate.CheckAskRule {
+			t.Errorf("%q with ask rule git log: %s sticky=%v %+v", text, d.Verdict(), d.Sticky(), d.Primary())
+		}
+	}
 }
 
 // An allow rule without exceptions does not remove the default's: the
