@@ -6,7 +6,8 @@
 // from every source) and returns a [Decision]: [Allow], [Ask] or [Deny]
 // with an ordered chain of [Reason]s naming what was checked, what matched,
 // which rule and where it came from. A Decision can only be built with a
-// reason, and its zero value asks.
+// reason, and its zero value asks. The package keeps no mutable state:
+// its tables (operators, wrappers, risk notes) never change.
 //
 // # Threat model
 //
