@@ -216,6 +216,17 @@ func (p Paths) resolve(word string) string {
 		word = p.Home + word[5:]
 	case strings.HasPrefix(word, "${HOME}/"):
 		word = p.Home + word[7:]
+	case strings.HasPrefix(word, "~+/"):
+		word = p.Cwd + word[2:]
+	case strings.HasPrefix(word, "~"):
+		// ~user, ~- and the like name another home or directory, which a
+		// pure function cannot look up: judge them as if they were this
+		// home, so that ~root/.ssh is still a path to keys.
+		if i := strings.IndexByte(word, '/'); i >= 0 {
+			word = p.Home + word[i:]
+		} else {
+			word = p.Home
+		}
 	}
 	if word == "" {
 		return ""
