@@ -80,7 +80,10 @@ type matcher struct {
 }
 
 type pattern struct {
-	text, value, example string
+	text, value string
+	// examples are names the pattern matches ("x.pem" and ".pem" for
+	// "*.pem"), against which a glob in a word is tried.
+	examples []string
 	// glob is set for patterns with glob characters ("/dev/sd*", "*.pem");
 	// head is an absolute glob's literal part up to its last slash before
 	// the first glob character, checked first because it is cheap.
@@ -111,9 +114,9 @@ func (p Paths) matcher(patterns []string) matcher {
 		case strings.Contains(pat, "/"):
 			m.inner = append(m.inner, pattern{text: pat, value: "/" + strings.Trim(pat, "/")})
 		case pat != "":
-			t := pattern{text: pat, value: pat, glob: strings.ContainsAny(pat, "*?[")}
+			t := pattern{text: pat, value: pat, glob: strings.ContainsAny(pat, "*?["), examples: []string{pat}}
 			if t.glob {
-				t.example = example(pat)
+				t.examples = []string{example(pat, "x"), example(pat, "")}
 			}
 			m.names = append(m.names, t)
 		}
@@ -194,10 +197,15 @@ func (m matcher) match(abs string, glob bool) (string, bool) {
 			return t.text, true
 		}
 		// "*.p*" could expand to "key.pem": match the word's glob against
-		// an example name of the pattern.
+		// example names of the pattern.
 		if glob {
-			if ok, _ := path.Match(base, t.example); ok {
-				return t.text, true
+			for _, ex := range t.examples {
+				if strings.HasPrefix(ex, ".") && !strings.HasPrefix(base, ".") && !strings.HasPrefix(base, "[") {
+					continue // bash's globs skip dot files unless the dot is written
+				}
+				if ok, _ := path.Match(base, ex); ok {
+					return t.text, true
+				}
 			}
 		}
 	}
@@ -310,13 +318,16 @@ func globUnder(abs, pattern string) bool {
 	return ok
 }
 
-// example turns a name pattern into a name it matches: "*.pem" into
-// "x.pem", "id_rsa*" into "id_rsax", "[ab]c" into "ac".
-func example(pattern string) string {
+// example turns a name pattern into a name it matches, writing star for
+// each "*": "*.pem" into "x.pem" (star "x") or ".pem" (star ""), "id_rsa*"
+// into "id_rsax" or "id_rsa", "[ab]c" into "ac".
+func example(pattern, star string) string {
 	b := make([]byte, 0, len(pattern))
 	for i := 0; i < len(pattern); i++ {
 		switch c := pattern[i]; c {
-		case '*', '?':
+		case '*':
+			b = append(b, star...)
+		case '?':
 			b = append(b, 'x')
 		case '[':
 			j := strings.IndexByte(pattern[i:], ']')
