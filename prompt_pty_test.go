@@ -153,6 +153,12 @@ func (r *ptyRun) wait() int {
 		time.Sleep(500 * time.Millisecond)
 		r.t.Fatalf("agentgate did not exit; the screen shows:\n%s", r.screen())
 	}
+	// Let the reader drain what the process wrote before it exited: the
+	// pty ends with EIO once the buffer is empty.
+	select {
+	case <-r.done:
+	case <-time.After(5 * time.Second):
+	}
 	return r.cmd.ProcessState.ExitCode()
 }
 
