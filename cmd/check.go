@@ -50,17 +50,10 @@ a usage or configuration error.`,
 }
 
 func checkRun(o *CheckOptions) error {
-	req, err := proposal(o.Args)
+	req, d, cfg, _, err := o.Env.judge(o.Args, &o.Flags)
 	if err != nil {
 		return err
 	}
-	cfg, err := o.Env.loadConfig(&o.Flags)
-	if err != nil {
-		return err
-	}
-	cwd, _ := o.Env.Getwd()
-	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(o.Env.home(), cwd), cfg.Compound == "split"
-	d := o.Env.vet(gate.Decide(req))
 	next := ""
 	if d.Verdict() != gate.Allow {
 		next = gate.NextStep(d, o.Env.UserConfig())

@@ -70,20 +70,13 @@ failed.`,
 }
 
 func execRun(o *ExecOptions) error {
-	req, err := proposal(o.Args)
-	if err != nil {
-		return err
-	}
-	cfg, err := o.Env.loadConfig(&o.Flags)
+	req, d, cfg, cwd, err := o.Env.judge(o.Args, &o.Flags)
 	if err != nil {
 		return err
 	}
 	if o.PromptTimeout > 0 {
 		cfg.PromptTimeout = o.PromptTimeout
 	}
-	cwd, _ := o.Env.Getwd()
-	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(o.Env.home(), cwd), cfg.Compound == "split"
-	d := o.Env.vet(gate.Decide(req))
 	if d.Verdict() == gate.Allow {
 		return o.Env.runAllowed(req, d)
 	}

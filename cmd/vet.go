@@ -6,9 +6,26 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
 )
+
+// judge is what exec and check share: read the command and the
+// configuration, decide, and vet the decision against the world.
+func (e *Env) judge(args []string, flags *ConfigFlags) (gate.Request, gate.Decision, *config.Config, string, error) {
+	req, err := proposal(args)
+	if err != nil {
+		return req, gate.Decision{}, nil, "", err
+	}
+	cfg, err := e.loadConfig(flags)
+	if err != nil {
+		return req, gate.Decision{}, nil, "", err
+	}
+	cwd, _ := e.Getwd()
+	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(e.home(), cwd), cfg.Compound == "split"
+	return req, e.vet(gate.Decide(req)), cfg, cwd, nil
+}
 
 // vet runs the checks of an allowed command that need to look at the
 // world rather than the text: for git, the repository's configuration.

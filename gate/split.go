@@ -71,26 +71,17 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 				return
 			}
 			var a []Arg
-			for _, w := range c.Args {
-				src := req.Text[w.Pos().Offset():w.End().Offset()]
-				if part, static := staticWord(w); !static {
-					why = &Reason{Check: CheckWords, Match: src, Message: fmt.Sprintf("split mode: word %s contains %s", src, part)}
+			for i, w := range c.Args {
+				arg, r, ok := wordArg(req.Text, w, i)
+				if ok && arg.Expands != "" {
+					r, ok = Reason{Check: CheckWords, Match: arg.Value, Message: fmt.Sprintf("word %d (%s) is not literal (%s)", i+1, arg.Value, arg.Expands)}, false
+				}
+				if !ok {
+					r.Message = "split mode: " + r.Message
+					why = &r
 					return
 				}
-				fields, err := wordFields(w)
-				exp := expansion(w, len(a) == 0)
-				if err != nil || len(fields) != 1 || exp != "" {
-					if exp == "" {
-						exp = "expansion"
-					}
-					why = &Reason{Check: CheckWords, Match: src, Message: fmt.Sprintf("split mode: word %s is not literal (%s)", src, exp)}
-					return
-				}
-				if strings.ContainsAny(fields[0], "\n\r") {
-					why = &Reason{Check: CheckText, Match: src, Message: fmt.Sprintf("split mode: word %s holds a line break", src)}
-					return
-				}
-				a = append(a, Arg{Value: fields[0]})
+				a = append(a, arg)
 			}
 			if len(a) == 0 {
 				why = &Reason{Check: CheckWords, Match: "empty", Message: "split mode: an empty command"}

@@ -73,29 +73,39 @@ func shellWords(text string, f *syntax.File, err error) (args []Arg, why Reason,
 			Message: "sets an environment variable for the command (" + call.Assigns[0].Name.Value + "=...)"}, false
 	}
 	for i, w := range call.Args {
-		if part, static := staticWord(w); !static {
-			src := text[w.Pos().Offset():w.End().Offset()]
-			return nil, Reason{Check: CheckWords, Match: src,
-				Message: fmt.Sprintf("word %d (%s) contains %s, whose value the gate cannot know", i+1, src, part)}, false
+		a, why, ok := wordArg(text, w, i)
+		if !ok {
+			return nil, why, false
 		}
-		fields, err := wordFields(w)
-		if err != nil || len(fields) != 1 {
-			src := text[w.Pos().Offset():w.End().Offset()]
-			return nil, Reason{Check: CheckWords, Match: src,
-				Message: fmt.Sprintf("word %d (%s) expands to %d words", i+1, src, len(fields))}, false
-		}
-		// $'\n', $'\x1b' and the like are written plainly but make
-		// control characters: judge the value, not just the text.
-		for _, r := range fields[0] {
-			if r != '\t' && (r == '\n' || r == '\r' || odd(r)) {
-				src := text[w.Pos().Offset():w.End().Offset()]
-				return nil, Reason{Check: CheckText, Match: src,
-					Message: fmt.Sprintf("word %d (%s) holds a control or invisible character (%U)", i+1, src, r)}, false
-			}
-		}
-		args = append(args, Arg{Value: fields[0], Expands: expansion(w, i == 0)})
+		args = append(args, a)
 	}
 	return args, Reason{}, true
+}
+
+// wordArg turns word i of a simple command into the argument the program
+// receives, or says why the gate cannot know it: a part that depends on
+// state, an expansion into several words, or a control character made by
+// quoting such as $'\n'.
+func wordArg(text string, w *syntax.Word, i int) (Arg, Reason, bool) {
+	src := text[w.Pos().Offset():w.End().Offset()]
+	if part, static := staticWord(w); !static {
+		return Arg{}, Reason{Check: CheckWords, Match: src,
+			Message: fmt.Sprintf("word %d (%s) contains %s, whose value the gate cannot know", i+1, src, part)}, false
+	}
+	fields, err := wordFields(w)
+	if err != nil || len(fields) != 1 {
+		return Arg{}, Reason{Check: CheckWords, Match: src,
+			Message: fmt.Sprintf("word %d (%s) expands to %d words", i+1, src, len(fields))}, false
+	}
+	// $'\n', $'\x1b' and the like are written plainly but make control
+	// characters: judge the value, not just the text.
+	for _, r := range fields[0] {
+		if r != '\t' && (r == '\n' || r == '\r' || odd(r)) {
+			return Arg{}, Reason{Check: CheckText, Match: src,
+				Message: fmt.Sprintf("word %d (%s) holds a control or invisible character (%U)", i+1, src, r)}, false
+		}
+	}
+	return Arg{Value: fields[0], Expands: expansion(w, i == 0)}, Reason{}, true
 }
 
 // wordFields removes quotes from a static word (and expands braces, which
