@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/config"
+	"github.com/agentgate/agentgate/engine"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/inspect"
 	"github.com/agentgate/agentgate/internal/visible"
@@ -16,10 +17,11 @@ import (
 
 // CheckOptions are the inputs of "agentgate check".
 type CheckOptions struct {
-	Env   *Env
-	Args  []string
-	Flags ConfigFlags
-	JSON  bool
+	Env     *Env
+	Args    []string
+	Flags   ConfigFlags
+	JSON    bool
+	Session string
 }
 
 func newCmdCheck(env *Env, runF func(*CheckOptions) error) *cobra.Command {
@@ -46,19 +48,25 @@ a usage or configuration error.`,
 	}
 	o.Flags.register(c.Flags())
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the decision as a JSON object")
+	c.Flags().StringVar(&o.Session, "session", "", "session whose memory to consult (default $AGENTGATE_SESSION, else the terminal session)")
 	return c
 }
 
 func checkRun(o *CheckOptions) error {
-	req, d, cfg, _, err := o.Env.judge(o.Args, &o.Flags)
+	eng, j, err := o.Env.judge(o.Args, &o.Flags, o.Session)
 	if err != nil {
 		return err
 	}
+	req, d, cfg := j.Request, j.Decision, j.Config
 	next := ""
 	if d.Verdict() != gate.Allow {
 		next = gate.NextStep(d, o.Env.UserConfig())
 	}
-	eff := effective(d, cfg.Mode)
+	route := eng.Route(j)
+	if route.Warning != "" {
+		warnf(o.Env.Stderr, "%s", route.Warning)
+	}
+	eff := route.Effective()
 	if o.JSON {
 		out, err := audit.Marshal(struct {
 			Command  string         `json:"command"`
@@ -70,7 +78,7 @@ func checkRun(o *CheckOptions) error {
 			Shell    inspect.Script `json:"shell"`
 			Mode     config.Mode    `json:"mode"`
 			InMode   gate.Verdict   `json:"in_mode"`
-		}{req.Text, req.Argv, d.Verdict(), d.Reasons(), nonNilRisks(d.Risks()), next, inspect.Parse(req.Text), cfg.Mode, eff})
+		}{req.Text, req.Argv, d.Verdict(), d.Reasons(), engine.NonNilRisks(d.Risks()), next, inspect.Parse(req.Text), cfg.Mode, eff})
 		if err != nil {
 			return &internalError{err}
 		}
@@ -78,7 +86,14 @@ func checkRun(o *CheckOptions) error {
 	} else {
 		printDecision(o.Env.Stdout, req, d, next)
 		if eff != d.Verdict() {
-			fmt.Fprintf(o.Env.Stdout, "in mode %s (from %s), exec would %s it\n", cfg.Mode, cfg.ModeSource, map[gate.Verdict]string{gate.Allow: "run", gate.Deny: "deny", gate.Ask: "ask about"}[eff])
+			why := fmt.Sprintf("in mode %s (from %s)", cfg.Mode, cfg.ModeSource)
+			switch route.Outcome {
+			case audit.OutcomeAllowedBySession:
+				why = "approved earlier in this session"
+			case audit.OutcomeDeniedBySession, audit.OutcomeBreaker:
+				why = route.Context
+			}
+			fmt.Fprintf(o.Env.Stdout, "%s, exec would %s it\n", why, map[gate.Verdict]string{gate.Allow: "run", gate.Deny: "deny", gate.Ask: "ask about"}[eff])
 		}
 	}
 	switch eff {
@@ -88,21 +103,6 @@ func checkRun(o *CheckOptions) error {
 		return exitStatus(exitCheckDeny)
 	}
 	return exitStatus(exitAsk)
-}
-
-// effective is what exec would do in the mode: bypass runs a non-sticky
-// ask, readonly and ci deny every ask.
-func effective(d gate.Decision, mode config.Mode) gate.Verdict {
-	if d.Verdict() != gate.Ask {
-		return d.Verdict()
-	}
-	switch {
-	case mode == config.ModeBypass && !d.Sticky():
-		return gate.Allow
-	case mode == config.ModeReadonly || mode == config.ModeCI:
-		return gate.Deny
-	}
-	return gate.Ask
 }
 
 func printDecision(w io.Writer, req gate.Request, d gate.Decision, next string) {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/engine"
 	"github.com/agentgate/agentgate/runner"
 )
 
@@ -70,23 +70,25 @@ failed.`,
 }
 
 func execRun(o *ExecOptions) error {
-	req, d, cfg, cwd, err := o.Env.judge(o.Args, &o.Flags)
+	eng, j, err := o.Env.judge(o.Args, &o.Flags, o.Session)
 	if err != nil {
 		return err
 	}
 	if o.PromptTimeout > 0 {
-		cfg.PromptTimeout = o.PromptTimeout
+		j.Config.PromptTimeout = o.PromptTimeout
 	}
-	if d.Verdict() == gate.Allow {
-		return o.Env.runAllowed(req, d)
+	r := eng.Route(j)
+	if r.Action == engine.Run && r.Outcome == "" {
+		return o.Env.runAllowed(eng, j)
 	}
-	return o.escalate(req, d, cfg, cwd)
+	return o.escalate(eng, j, r)
 }
 
-// runAllowed replaces agentgate with the command: nothing remains to do
-// after it, so its signals and exit status are its own.
-func (e *Env) runAllowed(req gate.Request, d gate.Decision) error {
-	p, err := e.plan(req, d, true)
+// runAllowed replaces agentgate with the command the gate allowed on its
+// own: nothing remains to do after it, so its signals and exit status are
+// its own.
+func (e *Env) runAllowed(eng *engine.Engine, j *engine.Judgement) error {
+	p, err := eng.Plan(j, true)
 	if err == nil {
 		err = e.Exec(p)
 	}

@@ -28,9 +28,12 @@ type State struct {
 	Denials []Entry `json:"denials"`
 }
 
-// Entry is a remembered command.
+// Entry is a remembered command. A "for this session" answer holds for the
+// command text in the directory it was given in: the same words can reach
+// other files elsewhere.
 type Entry struct {
 	Command string    `json:"command"`
+	Cwd     string    `json:"cwd,omitempty"`
 	Verdict string    `json:"verdict,omitempty"`
 	Time    time.Time `json:"time"`
 }
@@ -74,11 +77,11 @@ func (s Store) Load(id string) (State, error) {
 }
 
 // Remembered returns the "for this session" verdict for the exact command
-// text, if one is still fresh.
-func (s Store) Remembered(st State, command string, now time.Time) (string, bool) {
+// text in the directory cwd, if one is still fresh.
+func (s Store) Remembered(st State, command, cwd string, now time.Time) (string, bool) {
 	for i := len(st.Entries) - 1; i >= 0; i-- {
 		e := st.Entries[i]
-		if e.Command == command && now.Sub(e.Time) < s.TTL && !e.Time.After(now) {
+		if e.Command == command && e.Cwd == cwd && now.Sub(e.Time) < s.TTL && !e.Time.After(now) {
 			return e.Verdict, e.Verdict == Allowed || e.Verdict == Denied
 		}
 	}
@@ -112,10 +115,10 @@ func (s Store) Update(id string, now time.Time, fn func(*State)) error {
 	})
 }
 
-// Remember records a "for this session" answer.
-func (s Store) Remember(id, command, verdict string, now time.Time) error {
+// Remember records a "for this session" answer for command in cwd.
+func (s Store) Remember(id, command, cwd, verdict string, now time.Time) error {
 	return s.Update(id, now, func(st *State) {
-		st.Entries = append(st.Entries, Entry{Command: command, Verdict: verdict, Time: now})
+		st.Entries = append(st.Entries, Entry{Command: command, Cwd: cwd, Verdict: verdict, Time: now})
 	})
 }
 

@@ -18,10 +18,10 @@ func store(t *testing.T) session.Store {
 func TestRememberAndExpire(t *testing.T) {
 	s := store(t)
 	now := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	if err := s.Remember("conv-1", "make test", session.Allowed, now); err != nil {
+	if err := s.Remember("conv-1", "make test", "/p", session.Allowed, now); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Remember("conv-1", "rm -rf build", session.Denied, now); err != nil {
+	if err := s.Remember("conv-1", "rm -rf build", "/p", session.Denied, now); err != nil {
 		t.Fatal(err)
 	}
 	st, err := s.Load("conv-1")
@@ -29,18 +29,21 @@ func TestRememberAndExpire(t *testing.T) {
 		t.Fatal(err)
 	}
 	for cmd, want := range map[string]string{"make test": session.Allowed, "rm -rf build": session.Denied} {
-		if v, ok := s.Remembered(st, cmd, now.Add(time.Hour)); !ok || v != want {
+		if v, ok := s.Remembered(st, cmd, "/p", now.Add(time.Hour)); !ok || v != want {
 			t.Errorf("%q: %q %v; want %q", cmd, v, ok, want)
 		}
 	}
-	if _, ok := s.Remembered(st, "make test ", now); ok {
+	if _, ok := s.Remembered(st, "make test ", "/p", now); ok {
 		t.Error("a different text matched: only the exact command text may")
 	}
-	if _, ok := s.Remembered(st, "make test", now.Add(13*time.Hour)); ok {
+	if _, ok := s.Remembered(st, "make test", "/elsewhere", now); ok {
+		t.Error("an answer given in /p applies in another directory, where the same words reach other files")
+	}
+	if _, ok := s.Remembered(st, "make test", "/p", now.Add(13*time.Hour)); ok {
 		t.Error("an answer older than the TTL still applies")
 	}
 	other, _ := s.Load("conv-2")
-	if _, ok := s.Remembered(other, "make test", now); ok {
+	if _, ok := s.Remembered(other, "make test", "/p", now); ok {
 		t.Error("another session remembers it")
 	}
 	st2, _ := s.Load("conv-1")
@@ -56,7 +59,7 @@ func TestRememberAndExpire(t *testing.T) {
 func TestCorruptStateRemembersNothing(t *testing.T) {
 	s := store(t)
 	now := time.Now()
-	s.Remember("conv", "make test", session.Allowed, now)
+	s.Remember("conv", "make test", "/p", session.Allowed, now)
 	entries, _ := os.ReadDir(s.Dir)
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".json") {
@@ -67,7 +70,7 @@ func TestCorruptStateRemembersNothing(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "is corrupt") || !strings.Contains(err.Error(), "nothing is remembered") {
 		t.Errorf("corrupt state: err %v", err)
 	}
-	if _, ok := s.Remembered(st, "make test", now); ok {
+	if _, ok := s.Remembered(st, "make test", "/p", now); ok {
 		t.Error("a corrupt state allowed")
 	}
 	// The next write replaces it.

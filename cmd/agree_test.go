@@ -1,0 +1,149 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/prompt"
+	"github.com/agentgate/agentgate/runner"
+	"github.com/agentgate/agentgate/session"
+)
+
+// memoryState is what a session remembers about the command before it is
+// proposed again.
+type memoryState string
+
+const (
+	memNone         memoryState = "nothing remembered"
+	memAllowedHere  memoryState = "allowed for the session here"
+	memAllowedThere memoryState = "allowed for the session in another directory"
+	memDenied       memoryState = "denied for the session"
+	memBreaker      memoryState = "denied often enough to trip the breaker"
+)
+
+// agreementCommands are commands of every kind: allowed, unknown, sticky
+// (sensitive, self-protection), denied, compounds; plus the adversarial
+// corpus, none of which may ever run without a person.
+func agreementCommands(t *testing.T) []string {
+	cmds := []string{
+		"ls -la", "git status", "make test", "rm -rf build", "cat ~/.ssh/id_rsa", "cat .env",
+		"ls && make", "echo hi > out", "git config core.pager x", "cat ~/.config/agentgate/config.toml",
+		"find . -delete", "sudo rm -rf /tmp/x", "ls; rm x",
+	}
+	f, err := os.Open("../gate/testdata/adversarial.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] != '"' {
+			continue // comments and argv lines
+		}
+		q, _, _ := strings.Cut(line, "\t")
+		if s, err := strconv.Unquote(q); err == nil {
+			cmds = append(cmds, s)
+		}
+	}
+	return cmds
+}
+
+// check and exec give the same answer for every command, mode and session
+// memory state: check's "allow" is exactly exec running the command
+// without a prompt, "ask" exactly exec prompting, "deny" exactly exec
+// neither prompting nor running. And memory never runs a sticky ask, nor
+// anything in the ci and readonly modes.
+func TestCheckAgreesWithExec(t *testing.T) {
+	cmds := agreementCommands(t)
+	if testing.Short() {
+		cmds = cmds[:20]
+	}
+	home := t.TempDir()
+	proj := filepath.Join(home, "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	states := []memoryState{memNone, memAllowedHere, memAllowedThere, memDenied, memBreaker}
+	for i, text := range cmds {
+		for _, mode := range []string{"default", "ci", "readonly", "bypass"} {
+			for _, mem := range states {
+				state := filepath.Join(home, fmt.Sprintf("state-%d-%s-%d", i, mode, len(mem)))
+				vars := map[string]string{"HOME": home, "XDG_STATE_HOME": state, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+					"AGENTGATE_SESSION": "s1", "AGENTGATE_MODE": mode, "AGENTGATE_POLICY": filepath.Join(home, "no-policy.toml"),
+					"AGENTGATE_AUDIT_LOG": filepath.Join(state, "audit.jsonl")}
+				store := session.Store{Dir: filepath.Join(state, "agentgate", "sessions"), TTL: time.Hour, Window: time.Hour}
+				now := time.Now()
+				switch mem {
+				case memAllowedHere:
+					_ = store.Remember("s1", text, proj, session.Allowed, now)
+				case memAllowedThere:
+					_ = store.Remember("s1", text, home, session.Allowed, now)
+				case memDenied:
+					_ = store.Remember("s1", text, proj, session.Denied, now)
+				case memBreaker:
+					for range 5 {
+						_ = store.RecordDenial("s1", text, now)
+					}
+				}
+				env, _, stderr := testEnv()
+				env.Getenv = func(k string) string { return vars[k] }
+				env.Getwd = func() (string, error) { return proj, nil }
+				checkErr := checkRun(&CheckOptions{Env: env, Args: []string{text}})
+				var check int
+				var st exitStatus
+				if errors.As(checkErr, &st) {
+					check = int(st)
+				} else if checkErr != nil {
+					t.Fatalf("%q: check: %v", text, checkErr)
+				}
+
+				ran, prompted := false, false
+				env.Exec = func(runner.Plan) error { ran = true; return nil }
+				env.Run = func(runner.Plan) (int, error) { ran = true; return 0, nil }
+				env.OpenTTY = func() (*os.File, error) { return os.Open(os.DevNull) }
+				env.Ask = func(context.Context, *os.File, prompt.Question, prompt.Options) prompt.Result {
+					prompted = true
+					return prompt.Result{Choice: prompt.Deny, Ending: prompt.Answered}
+				}
+				_ = execRun(&ExecOptions{Env: env, Args: []string{text}})
+				// A program that is not installed here was still let through.
+				ran = ran || strings.Contains(stderr.String(), "cannot run ")
+
+				where := fmt.Sprintf("%q in mode %s, %s", text, mode, mem)
+				switch check {
+				case exitOK:
+					if !ran || prompted {
+						t.Errorf("%s: check says allow; exec ran=%v prompted=%v", where, ran, prompted)
+					}
+				case exitAsk:
+					if !prompted || ran {
+						t.Errorf("%s: check says ask; exec ran=%v prompted=%v", where, ran, prompted)
+					}
+				case exitCheckDeny:
+					if prompted || ran {
+						t.Errorf("%s: check says deny; exec ran=%v prompted=%v", where, ran, prompted)
+					}
+				default:
+					t.Errorf("%s: check exit %d", where, check)
+				}
+				if ran && (mode == "ci" || mode == "readonly") {
+					d := gate.Decide(gate.Request{Text: text, Rules: allowlist.Defaults()})
+					if d.Verdict() != gate.Allow {
+						t.Errorf("%s: ran in mode %s although the gate said %s", where, mode, d.Verdict())
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,22 @@
+// Package engine is agentgate's one escalation engine. exec, check and
+// hook all call it, so they cannot drift apart: the same judgement (the
+// pure decision of package gate, then the checks that look at the world),
+// the same route through session memory, the circuit breaker and the mode,
+// the same audit records, and the same plan for running what was checked.
+//
+// The engine never talks to a person. Where a person must answer, [Engine.Route]
+// says [Prompt] and the caller asks (exec on /dev/tty; a hook through its
+// host) and hands the answer back to [Engine.Answer].
+//
+// # Guarantees
+//
+//   - Deny beats ask beats allow: a deny verdict is refused in every mode;
+//     a sticky ask (sensitive path, self-protection, ask rule) is never
+//     turned into a run by a mode or by session memory.
+//   - Session memory is keyed by the exact command text and the working
+//     directory, and never runs anything in the ci or readonly mode.
+//   - Route reads state and writes nothing, so check can report exactly
+//     what exec would do; only Answer and the record functions write.
+//   - A command that escalated runs only after its audit record is
+//     written.
+package engine

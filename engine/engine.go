@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/agentgate/agentgate/config"
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/session"
+)
+
+// Engine is the escalation policy with everything it touches outside its
+// arguments. Callers fill the fields; tests replace them.
+type Engine struct {
+	Getenv  func(string) string
+	Environ func() []string
+	Now     func() time.Time
+	// StateDir holds session state; ConfigDir the learned prefixes.
+	StateDir, ConfigDir string
+	// UserConfig is the user's config file, named in hints to the person.
+	UserConfig string
+	// AuditLog is the audit log's path.
+	AuditLog string
+	// Version is agentgate's version, written into records.
+	Version string
+	// Vet looks at the world for an allowed decision and can only turn it
+	// into an ask; nil means [VetWorld].
+	Vet func(j *Judgement) gate.Decision
+}
+
+// Judgement is one command judged: the request, the decision, and the
+// context it was made in.
+type Judgement struct {
+	Request  gate.Request
+	Decision gate.Decision
+	Config   *config.Config
+	// Cwd is the directory the command runs in.
+	Cwd string
+	// Session is the session the command belongs to.
+	Session string
+	// Harness names the caller: "exec", or a hook's host.
+	Harness string
+}
+
+// Judge decides req in cwd under cfg: the pure decision, then the checks
+// that look at the world. It fills the request's rules and paths from cfg.
+func (e *Engine) Judge(req gate.Request, cfg *config.Config, cwd, home, sess string) *Judgement {
+	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(home, cwd), cfg.Compound == "split"
+	j := &Judgement{Request: req, Config: cfg, Cwd: cwd, Session: sess, Harness: "exec"}
+	j.Decision = gate.Decide(req)
+	if j.Decision.Verdict() == gate.Allow {
+		vet := e.Vet
+		if vet == nil {
+			vet = e.VetWorld
+		}
+		j.Decision = vet(j)
+	}
+	return j
+}
+
+// store is the session store under the engine's state directory.
+func (e *Engine) store(cfg *config.Config) session.Store {
+	return session.Store{Dir: e.StateDir + "/sessions", TTL: cfg.SessionTTL, Window: cfg.BreakerWindow}
+}
+
+// remembers reports whether session memory and the breaker apply: not to
+// self-protection escalations, which ask every time.
+func remembers(d gate.Decision) bool {
+	return d.Primary().Check != gate.CheckSelfProtect
+}

@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"os/exec"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gitsafe"
+	"github.com/agentgate/agentgate/runner"
+)
+
+// Plan resolves how j's command runs, so that what runs is what the gate
+// checked: the argv form directly; the shell form directly too when it is
+// one simple command whose words are literal (the gate's words are then
+// exactly the program's argv, and a shell start is saved); anything else,
+// and bash builtins, whose behaviour differs from the programs of the same
+// name, with bash. auto is true when the gate allowed the command on its
+// own; an auto-allowed git command also gets the gitsafe environment.
+func (e *Engine) Plan(j *Judgement, auto bool) (runner.Plan, error) {
+	req, d := j.Request, j.Decision
+	var p runner.Plan
+	var err error
+	switch {
+	case req.Argv != nil:
+		p, err = runner.Resolve(req.Argv, e.Environ())
+	case d.Literal() && !bashBuiltins[d.Argv()[0]]:
+		p, err = runner.Resolve(d.Argv(), e.Environ())
+	default:
+		p = e.shellPlan(req.Text)
+	}
+	if err == nil && auto && isGit(d) {
+		p.Env = gitsafe.Environ(p.Env)
+	}
+	return p, err
+}
+
+// isGit reports whether any command the gate judged is git.
+func isGit(d gate.Decision) bool {
+	for _, argv := range d.Commands() {
+		if len(argv) > 0 && argv[0] == "git" {
+			return true
+		}
+	}
+	return false
+}
+
+// bashBuiltins run inside bash rather than as programs.
+var bashBuiltins = map[string]bool{}
+
+func init() {
+	for _, b := range strings.Fields(`alias bg bind break builtin caller cd command compgen complete compopt
+		continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history
+		jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift
+		shopt source suspend test times trap true type typeset ulimit umask unalias unset wait . : [`) {
+		bashBuiltins[b] = true
+	}
+}
+
+// shellPlan runs text with "bash --norc --noprofile -c", or "/bin/sh -c"
+// when there is no bash. Startup files and exported functions could add
+// commands to what the gate checked, so BASH_ENV, ENV and BASH_FUNC_*
+// are removed from the environment.
+func (e *Engine) shellPlan(text string) runner.Plan {
+	env := CleanShellEnv(e.Environ())
+	if bash, err := exec.LookPath("bash"); err == nil {
+		return runner.Plan{Path: bash, Argv: []string{"bash", "--norc", "--noprofile", "-c", text}, Env: env}
+	}
+	return runner.Plan{Path: "/bin/sh", Argv: []string{"sh", "-c", text}, Env: env}
+}
+
+// CleanShellEnv drops the variables that make bash run code of their own.
+func CleanShellEnv(environ []string) []string {
+	out := environ[:0:0]
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "BASH_ENV" || name == "ENV" || strings.HasPrefix(name, "BASH_FUNC_") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}

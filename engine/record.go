@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"time"
+
+	"github.com/agentgate/agentgate/audit"
+	"github.com/agentgate/agentgate/config"
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/inspect"
+)
+
+// NewRecord fills the parts of j's escalation record that do not depend on
+// its outcome.
+func (e *Engine) NewRecord(j *Judgement) audit.Record {
+	host, _ := os.Hostname()
+	name := ""
+	if u, err := user.Current(); err == nil {
+		name = u.Username
+	}
+	return audit.Record{
+		Time:     e.Now().UTC().Format(audit.TimeFormat),
+		ID:       newID(),
+		Event:    audit.EventEscalation,
+		Command:  j.Request.Text,
+		Argv:     j.Request.Argv,
+		Cwd:      j.Cwd,
+		Decision: j.Decision.Verdict(),
+		Reasons:  j.Decision.Reasons(),
+		Risks:    NonNilRisks(j.Decision.Risks()),
+		Session:  j.Session,
+		PID:      os.Getpid(),
+		PPID:     os.Getppid(),
+		User:     name,
+		Host:     host,
+		Version:  e.Version,
+		Shell:    inspect.Parse(j.Request.Text),
+	}
+}
+
+// NonNilRisks makes an empty risk list marshal as [] rather than null.
+func NonNilRisks(r []gate.Risk) []gate.Risk {
+	if r == nil {
+		return []gate.Risk{}
+	}
+	return r
+}
+
+func newID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Append writes rec to the audit log. A failure to forward it to syslog
+// is returned as a warning: the local record, which is what counts,
+// exists.
+func (e *Engine) Append(cfg *config.Config, rec audit.Record) (warning string, err error) {
+	l := audit.Log{Path: e.AuditLog, MaxSize: cfg.AuditMaxSize, Now: e.Now}
+	if cfg.AuditSyslog {
+		l.Syslog = &audit.Syslog{Socket: e.Getenv("AGENTGATE_SYSLOG_SOCKET")}
+	}
+	err = l.Append(rec)
+	var se *audit.SyslogError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%v (the local audit record was written)", err), nil
+	}
+	return "", err
+}
+
+// Escalation is one escalated command on its way to running or being
+// refused: its record, written before anything runs.
+type Escalation struct {
+	e   *Engine
+	J   *Judgement
+	Rec audit.Record
+	// Warnings collects what the user should be told and did not change
+	// the outcome.
+	Warnings []string
+}
+
+// Escalate starts the record of an escalated command.
+func (e *Engine) Escalate(j *Judgement) *Escalation {
+	return &Escalation{e: e, J: j, Rec: e.NewRecord(j)}
+}
+
+func (x *Escalation) append(rec audit.Record) error {
+	w, err := x.e.Append(x.J.Config, rec)
+	if w != "" {
+		x.Warnings = append(x.Warnings, w)
+	}
+	return err
+}
+
+// Approve records that the command will run, with outcome. If the record
+// cannot be written the command must not run: the error says so.
+func (x *Escalation) Approve(outcome string) error {
+	x.Rec.Outcome = outcome
+	if err := x.append(x.Rec); err != nil {
+		return fmt.Errorf("the command was not run: its audit record could not be written: %w", err)
+	}
+	return nil
+}
+
+// Finished records how an approved command ended, under the same id.
+func (x *Escalation) Finished(code int, took time.Duration) {
+	res := x.Rec
+	res.Event, res.Time = audit.EventResult, x.e.Now().UTC().Format(audit.TimeFormat)
+	res.Reasons, res.Risks, res.Shell = nil, nil, nil
+	ms := took.Milliseconds()
+	res.ExitCode, res.DurationMS = &code, &ms
+	if err := x.append(res); err != nil {
+		x.Warnings = append(x.Warnings, fmt.Sprintf("the command ran, but its result was not recorded: %v", err))
+	}
+}
+
+// Denial is what a refused command tells its proposer: the agent, not the
+// person. It never proposes widening a rule.
+type Denial struct {
+	Command  string
+	Outcome  string
+	Reason   string
+	NextStep string
+	Reasons  []gate.Reason
+	Risks    []gate.Risk
+	// LogErr is set when the denial's audit record was not written; the
+	// command is refused all the same.
+	LogErr error
+}
+
+// Refuse records the refusal, counts it for the breaker, and returns what
+// to tell the proposer.
+func (x *Escalation) Refuse(r Route) Denial {
+	j := x.J
+	x.Rec.Outcome = r.Outcome
+	logErr := x.append(x.Rec)
+	if remembers(j.Decision) {
+		if err := x.e.store(j.Config).RecordDenial(j.Session, j.Request.Text, x.e.Now()); err != nil {
+			x.Warnings = append(x.Warnings, fmt.Sprintf("the denial was not counted for the session: %v", err))
+		}
+	}
+	reason := j.Decision.Primary().String()
+	if r.Context != "" {
+		reason += "; " + r.Context
+	}
+	next := gate.NextStep(j.Decision, x.e.UserConfig)
+	if r.Outcome == audit.OutcomeBreaker {
+		next = "stop retrying this command and ask the user what to do"
+	}
+	return Denial{Command: j.Request.Text, Outcome: r.Outcome, Reason: reason, NextStep: next,
+		Reasons: j.Decision.Reasons(), Risks: NonNilRisks(j.Decision.Risks()), LogErr: logErr}
+}
