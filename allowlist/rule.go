@@ -82,6 +82,13 @@ type Rule struct {
 	// Note says, for the human, why the rule exists or what it allows.
 	Note   string
 	Source Source
+	// Sandbox is the confinement a command allowed by this rule runs
+	// under: "read-only", "read-only+network", "workspace" or "none".
+	// Empty means the default: "read-only" for the built-in rules, "none"
+	// for user rules.
+	Sandbox string
+	// Writable are extra paths a "workspace" rule's command may write.
+	Writable []string
 }
 
 // String gives the rule as a user would write it in a config file.

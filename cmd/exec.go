@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentgate/agentgate/engine"
 	"github.com/agentgate/agentgate/runner"
+	"github.com/agentgate/agentgate/sandbox"
 )
 
 // ExecOptions are the inputs of "agentgate exec".
@@ -89,6 +90,15 @@ func execRun(o *ExecOptions) error {
 // its own.
 func (e *Env) runAllowed(eng *engine.Engine, j *engine.Judgement) error {
 	p, err := eng.Plan(j, true)
+	if err == nil && p.Sandbox != nil && p.Sandbox.Level == sandbox.Workspace {
+		// A workspace command may fill its scratch directory: it runs as
+		// a child, so that agentgate removes the directory afterwards.
+		code, err := e.Run(p)
+		if err != nil {
+			return e.commandError(err)
+		}
+		return exitStatus(code)
+	}
 	if err == nil {
 		err = e.Exec(p)
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/agentgate/agentgate/sandbox"
 )
 
 // NewRootCmd builds the agentgate command tree on env.
@@ -40,6 +42,9 @@ Give agentgate the command as one unexpanded argument:
 // code. exampleConfig is config.example.toml, which "agentgate init"
 // writes (embedded by the root package, where the file lives).
 func Main(exampleConfig string) int {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		return sandbox.HelperMain(os.Args[2:])
+	}
 	env := System()
 	env.ExampleConfig = exampleConfig
 	root := NewRootCmd(env)

@@ -37,6 +37,7 @@ import (
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/sandbox"
 )
 
 // Mode is how escalations are handled.
@@ -118,6 +119,15 @@ type Config struct {
 	Ignored []allowlist.Rule
 	// Warnings are printed on stderr (untrusted or changed project file).
 	Warnings []string
+	// SandboxRequire turns an auto-allow into an ask when this kernel
+	// cannot fully confine the command (sandbox = "require"); SandboxSource
+	// names the file that asked for it.
+	SandboxRequire bool
+	SandboxSource  string
+	// MinRuleSandbox is the floor for user rules' confinement: a rule
+	// asking for less runs under this level.
+	MinRuleSandbox       sandbox.Level
+	MinRuleSandboxSource string
 	// ForbidModes and ForbidAllow come from the policy file.
 	ForbidModes []string
 	ForbidAllow []string
@@ -273,6 +283,10 @@ func Load(o Options) (*Config, error) {
 		c.Rules = append(c.Rules, rules...)
 		c.Sensitive = append(c.Sensitive, f.Sensitive.Paths...)
 		if !l.trusted {
+			// An untrusted file may still tighten confinement.
+			if err := c.tightenSandbox(f, l.path, data); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		src := l.path
@@ -307,6 +321,12 @@ func Load(o Options) (*Config, error) {
 		}
 		if f.BreakerWindow != nil {
 			window.offer(f.BreakerWindow.Duration, src, true)
+		}
+		// Sandbox settings only tighten, whichever file sets them and
+		// whether or not it is trusted: "require" anywhere holds, and the
+		// tightest floor wins.
+		if err := c.tightenSandbox(f, l.path, data); err != nil {
+			return nil, err
 		}
 		if f.Audit.MaxSize != nil {
 			maxSize.offer(f.Audit.MaxSize.n, src, true)
@@ -461,4 +481,33 @@ func ProjectFiles(cwd, home string) []ProjectFile {
 			return nil
 		}
 	}
+}
+
+// tightenSandbox applies a file's sandbox settings, which can only make
+// confinement stricter.
+func (c *Config) tightenSandbox(f *file, path string, data []byte) error {
+	switch f.Sandbox {
+	case "":
+	case "require":
+		if !c.SandboxRequire {
+			c.SandboxRequire, c.SandboxSource = true, path
+		}
+	case "best-effort":
+		if c.SandboxSource == "" {
+			c.SandboxSource = path
+		}
+	default:
+		return &Error{Path: path, Line: keyLine(data, []string{"sandbox"}), Col: 1,
+			Msg: fmt.Sprintf("unknown sandbox setting %q", f.Sandbox), Fix: `use "best-effort" (the default) or "require"`}
+	}
+	if f.MinRuleSandbox != "" {
+		l, err := sandbox.ParseLevel(f.MinRuleSandbox)
+		if err != nil {
+			return &Error{Path: path, Line: keyLine(data, []string{"min_rule_sandbox"}), Col: 1, Msg: err.Error()}
+		}
+		if c.MinRuleSandbox == "" || sandbox.Tighter(c.MinRuleSandbox, l) != c.MinRuleSandbox {
+			c.MinRuleSandbox, c.MinRuleSandboxSource = l, path
+		}
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/sandbox"
 )
 
 // file is the TOML layout of every config file. Unknown keys are errors.
@@ -24,6 +26,8 @@ type file struct {
 	SessionTTL       *duration  `toml:"session_ttl"`
 	BreakerThreshold *int       `toml:"breaker_threshold"`
 	BreakerWindow    *duration  `toml:"breaker_window"`
+	Sandbox          string     `toml:"sandbox"`
+	MinRuleSandbox   string     `toml:"min_rule_sandbox"`
 	Allow            ruleTable  `toml:"allow"`
 	Ask              ruleTable  `toml:"ask"`
 	Deny             ruleTable  `toml:"deny"`
@@ -67,9 +71,11 @@ type ruleTable struct {
 }
 
 type ruleSpec struct {
-	Prefix string   `toml:"prefix"`
-	Except []string `toml:"except"`
-	Note   string   `toml:"note"`
+	Prefix   string   `toml:"prefix"`
+	Except   []string `toml:"except"`
+	Note     string   `toml:"note"`
+	Sandbox  string   `toml:"sandbox"`
+	Writable []string `toml:"writable"`
 }
 
 type sensitive struct {
@@ -271,7 +277,26 @@ func (f *file) rules(path string, data []byte) ([]allowlist.Rule, error) {
 				return nil, &Error{Path: path, Line: src.Line, Col: 1, Msg: fmt.Sprintf("except in [[%s.rule]]", t.name),
 					Fix: "argument exceptions only make sense on allow rules"}
 			}
-			rule := allowlist.Rule{Kind: t.kind, Prefix: words, Note: r.Note, Source: src}
+			if (r.Sandbox != "" || len(r.Writable) > 0) && t.kind != allowlist.Allow {
+				return nil, &Error{Path: path, Line: src.Line, Col: 1, Msg: fmt.Sprintf("sandbox in [[%s.rule]]", t.name),
+					Fix: "confinement only applies to commands an allow rule lets through"}
+			}
+			if r.Sandbox != "" {
+				if _, err := sandbox.ParseLevel(r.Sandbox); err != nil {
+					return nil, &Error{Path: path, Line: stringLine(data, t.name+".rule", r.Sandbox), Col: 1, Msg: err.Error()}
+				}
+			}
+			if len(r.Writable) > 0 && r.Sandbox != string(sandbox.Workspace) {
+				return nil, &Error{Path: path, Line: src.Line, Col: 1, Msg: "writable without sandbox = \"workspace\"",
+					Fix: `writable paths only apply to sandbox = "workspace"; add it, or remove writable`}
+			}
+			for _, w := range r.Writable {
+				if !filepath.IsAbs(w) {
+					return nil, &Error{Path: path, Line: stringLine(data, t.name+".rule", w), Col: 1,
+						Msg: fmt.Sprintf("writable path %q is not absolute", w), Fix: "write the full path, e.g. \"/home/you/.cache/go-build\""}
+				}
+			}
+			rule := allowlist.Rule{Kind: t.kind, Prefix: words, Note: r.Note, Source: src, Sandbox: r.Sandbox, Writable: r.Writable}
 			for _, e := range r.Except {
 				ex, err := allowlist.ParseException(e, "listed as an exception in "+src.String())
 				if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/sandbox"
 	"github.com/agentgate/agentgate/session"
 )
 
@@ -25,6 +26,8 @@ type Engine struct {
 	// Vet looks at the world for an allowed decision and can only turn it
 	// into an ask; nil means [VetWorld].
 	Vet func(j *Judgement) gate.Decision
+	// Probe says what this kernel can confine; nil means [sandbox.Probe].
+	Probe func() sandbox.Support
 }
 
 // Judgement is one command judged: the request, the decision, and the
@@ -53,6 +56,7 @@ func (e *Engine) Judge(req gate.Request, cfg *config.Config, cwd, home, sess str
 			vet = e.VetWorld
 		}
 		j.Decision = vet(j)
+		j.Decision = e.vetConfinement(j, home)
 	}
 	return j
 }

@@ -28,10 +28,31 @@ func (e *Engine) Plan(j *Judgement, auto bool) (runner.Plan, error) {
 	default:
 		p = e.shellPlan(req.Text)
 	}
-	if err == nil && auto && isGit(d) {
+	if err != nil || !auto {
+		return p, err
+	}
+	if isGit(d) {
 		p.Env = gitsafe.Environ(p.Env)
 	}
-	return p, err
+	if p.Sandbox, err = e.spec(j, p.Path); err != nil || p.Sandbox == nil {
+		return p, err
+	}
+	// The private scratch directory is the command's TMPDIR, and git must
+	// not try to refresh the index, which it could not write.
+	p.Env = setEnv(p.Env, "TMPDIR", p.Sandbox.TmpDir)
+	p.Env = setEnv(p.Env, "GIT_OPTIONAL_LOCKS", "0")
+	return p, nil
+}
+
+// setEnv returns environ with name set to value, replacing earlier values.
+func setEnv(environ []string, name, value string) []string {
+	out := environ[:0:0]
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, name+"="+value)
 }
 
 // isGit reports whether any command the gate judged is git.

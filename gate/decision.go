@@ -66,6 +66,7 @@ const (
 	CheckSelfProtect Check = "self-protection"
 	CheckSensitive   Check = "sensitive path"
 	CheckRepoConfig  Check = "repository configuration"
+	CheckSandbox     Check = "sandbox"
 )
 
 // Reason is one step of a decision's reason chain: what was checked, what

@@ -11,17 +11,20 @@ import (
 	"os/exec"
 	"os/signal"
 	"syscall"
+
+	"github.com/agentgate/agentgate/sandbox"
 )
 
 // Forwarded are the signals agentgate passes on to a command it waits for.
 var Forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
-// Plan is a resolved command: the program to execute, its argv, and its
-// environment.
+// Plan is a resolved command: the program to execute, its argv, its
+// environment, and the confinement it runs under (nil: none).
 type Plan struct {
-	Path string
-	Argv []string
-	Env  []string
+	Path    string
+	Argv    []string
+	Env     []string
+	Sandbox *sandbox.Spec
 }
 
 // NotFoundError is a program that cannot be found or executed. Its exit
@@ -62,14 +65,33 @@ func Resolve(argv []string, env []string) (Plan, error) {
 // Signals and the exit status then belong to the command alone, which is
 // why it is used when nothing remains to be done after the command.
 func Exec(p Plan) error {
-	err := syscall.Exec(p.Path, p.Argv, p.Env)
+	var err error
+	if p.Sandbox != nil {
+		err = sandbox.Exec(*p.Sandbox, p.Path, p.Argv, p.Env)
+	} else {
+		err = syscall.Exec(p.Path, p.Argv, p.Env)
+	}
 	return &NotFoundError{Name: p.Argv[0], Err: err}
 }
 
 // Run starts the command, forwards SIGINT, SIGTERM, SIGHUP and SIGQUIT to
 // it, waits, and returns its exit status (128+N when killed by signal N).
+//
+// A confined command starts through agentgate's sandbox helper, and its
+// scratch directory is removed when it ends.
 func Run(p Plan) (int, error) {
-	c := &exec.Cmd{Path: p.Path, Args: p.Argv, Env: p.Env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	c := &exec.Cmd{Path: p.Path, Args: p.Argv, Env: p.Env}
+	if p.Sandbox != nil {
+		self, err := os.Executable()
+		if err != nil {
+			return 0, &NotFoundError{Name: p.Argv[0], Err: err}
+		}
+		c = sandbox.Command(self, *p.Sandbox, p.Path, p.Argv, p.Env)
+		if p.Sandbox.TmpDir != "" {
+			defer os.RemoveAll(p.Sandbox.TmpDir)
+		}
+	}
+	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, Forwarded...)
 	defer signal.Stop(sigs)

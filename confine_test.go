@@ -1,0 +1,329 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/agentgate/agentgate/sandbox"
+)
+
+// These tests prove confinement by its effect: a program allowed by a
+// user rule with sandbox = "read-only" tries to write, connect, inject,
+// signal and execute, and the same program under sandbox = "none" succeeds
+// at each, so the tests cannot pass by breaking the program.
+
+// requireLandlock skips where the kernel cannot confine, except in CI,
+// where a kernel without Landlock is a failure: the promise is tested for
+// real there.
+func requireLandlock(t *testing.T) {
+	t.Helper()
+	if s := sandbox.Probe(); s.LandlockABI >= 6 && s.Seccomp {
+		return
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("CI: this kernel cannot confine (%s); the confinement tests must run here", sandbox.Probe())
+	}
+	t.Skipf("this kernel cannot fully confine (%s)", sandbox.Probe())
+}
+
+const python = "/usr/bin/python3"
+
+// confineHome is a user whose config allows the probe at two levels.
+func confineHome(t *testing.T) *home {
+	t.Helper()
+	requireLandlock(t)
+	if _, err := os.Stat(python); err != nil {
+		t.Skipf("%s is needed for the probes: %v", python, err)
+	}
+	h := newHome(t)
+	probe, err := os.ReadFile("testdata/sandbox/probe.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h.work, "probe.py"), probe, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := `[[allow.rule]]
+prefix = "/usr/bin/python3 probe.py confined"
+sandbox = "read-only"
+
+[[allow.rule]]
+prefix = "/usr/bin/python3 probe.py open"
+sandbox = "none"
+`
+	os.MkdirAll(filepath.Join(h.dir, "config", "agentgate"), 0o700)
+	if err := os.WriteFile(filepath.Join(h.dir, "config", "agentgate", "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// probe runs one probe action through "agentgate exec" at a level
+// ("confined" or "open") and returns what it printed.
+func (h *home) probe(level, action string, args ...string) string {
+	h.t.Helper()
+	c := h.probeCmd(level, action, args...)
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Run(); err != nil {
+		h.t.Fatalf("%s %s: %v\n%s", level, action, err, out.String())
+	}
+	return out.String()
+}
+
+func (h *home) probeCmd(level, action string, args ...string) *exec.Cmd {
+	argv := append([]string{"exec", "--", python, "probe.py", level, action}, args...)
+	c := exec.Command(agentgateBinary(h.t), argv...)
+	c.Dir = h.work
+	c.Env = h.env("AGENTGATE_TTY=none")
+	return c
+}
+
+// expect checks that the action succeeded unconfined and failed confined.
+func expect(t *testing.T, h *home, action string, args ...string) {
+	t.Helper()
+	if out := h.probe("open", action, args...); !strings.HasPrefix(out, "OK "+action) {
+		t.Errorf("%s unconfined did not succeed, so the test proves nothing: %s", action, out)
+	}
+	if out := h.probe("confined", action, args...); !strings.HasPrefix(out, "DENIED "+action) {
+		t.Errorf("%s confined was not stopped: %s", action, out)
+	}
+}
+
+func TestConfinedCannotWrite(t *testing.T) {
+	h := confineHome(t)
+	tmp := t.TempDir() // under $TMPDIR or /tmp: agent-writable scratch
+	for _, dir := range []string{h.work, h.dir, tmp, "/tmp"} {
+		existing := filepath.Join(dir, "existing-"+strconv.Itoa(os.Getpid()))
+		for _, level := range []string{"confined", "open"} {
+			if err := os.WriteFile(existing, []byte("original"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			created := filepath.Join(dir, "created-"+level)
+			out := h.probe(level, "write", created) + h.probe(level, "write", existing) +
+				h.probe(level, "mkdir", filepath.Join(dir, "dir-"+level))
+			_, createErr := os.Stat(created)
+			got, _ := os.ReadFile(existing)
+			out += h.probe(level, "delete", existing)
+			_, deleteErr := os.Stat(existing)
+			if level == "confined" {
+				if createErr == nil || string(got) != "original" || deleteErr != nil || strings.Contains(out, "OK ") {
+					t.Errorf("confined in %s: created=%v overwritten=%v deleted=%v\n%s", dir, createErr == nil, string(got) != "original", deleteErr != nil, out)
+				}
+			} else if createErr != nil || string(got) == "original" || deleteErr == nil {
+				t.Errorf("unconfined in %s did not write, so the test proves nothing\n%s", dir, out)
+			}
+			os.Remove(created)
+			os.Remove(filepath.Join(dir, "dir-"+level))
+			os.Remove(existing)
+		}
+	}
+}
+
+// A listener the test starts on 127.0.0.1 counts what reaches it.
+func TestConfinedCannotConnect(t *testing.T) {
+	h := confineHome(t)
+	tcp, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tcp.Close()
+	reached := make(chan string, 16)
+	go func() {
+		for {
+			c, err := tcp.Accept()
+			if err != nil {
+				return
+			}
+			reached <- "tcp"
+			c.Close()
+		}
+	}()
+	udp, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	go func() {
+		buf := make([]byte, 64)
+		for {
+			if _, _, err := udp.ReadFrom(buf); err != nil {
+				return
+			}
+			reached <- "udp"
+		}
+	}()
+	sock := filepath.Join(h.dir, "s.sock")
+	ux, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ux.Close()
+	go func() {
+		for {
+			c, err := ux.Accept()
+			if err != nil {
+				return
+			}
+			reached <- "unix"
+			c.Close()
+		}
+	}()
+	drain := func() []string {
+		var got []string
+		for {
+			select {
+			case r := <-reached:
+				got = append(got, r)
+			case <-time.After(300 * time.Millisecond):
+				return got
+			}
+		}
+	}
+	_, tcpPort, _ := net.SplitHostPort(tcp.Addr().String())
+	_, udpPort, _ := net.SplitHostPort(udp.LocalAddr().String())
+	probes := [][]string{{"tcp-connect", "127.0.0.1", tcpPort}, {"tcp-fastopen", "127.0.0.1", tcpPort},
+		{"udp-send", "127.0.0.1", udpPort}, {"unix-connect", sock}}
+	for _, p := range probes {
+		out := h.probe("confined", p[0], p[1:]...)
+		if got := drain(); len(got) > 0 || !strings.HasPrefix(out, "DENIED") {
+			t.Errorf("confined %s reached the listener %v: %s", p[0], got, out)
+		}
+	}
+	for _, p := range probes {
+		out := h.probe("open", p[0], p[1:]...)
+		if got := drain(); len(got) == 0 && p[0] != "tcp-fastopen" {
+			t.Errorf("unconfined %s did not reach the listener, so the test proves nothing: %s", p[0], out)
+		}
+	}
+}
+
+// An fd 3 opened for writing and passed in is closed before the program
+// starts.
+func TestConfinedCannotWriteThroughInheritedFD(t *testing.T) {
+	h := confineHome(t)
+	for _, level := range []string{"confined", "open"} {
+		target := filepath.Join(h.dir, "fd3-"+level)
+		f, err := os.Create(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := h.probeCmd(level, "fd3-write")
+		c.ExtraFiles = []*os.File{f}
+		out, _ := c.CombinedOutput()
+		f.Close()
+		got, _ := os.ReadFile(target)
+		if level == "confined" && (len(got) > 0 || !strings.HasPrefix(string(out), "DENIED")) {
+			t.Errorf("confined wrote %q through fd 3: %s", got, out)
+		}
+		if level == "open" && len(got) == 0 {
+			t.Errorf("unconfined did not write through fd 3, so the test proves nothing: %s", out)
+		}
+	}
+}
+
+// TIOCSTI would type into the user's shell; under a real pty, as its
+// controlling terminal, the ioctl is refused.
+func TestConfinedCannotInjectIntoTerminal(t *testing.T) {
+	h := confineHome(t)
+	for _, level := range []string{"confined", "open"} {
+		c := h.probeCmd(level, "tiocsti")
+		ptmx, err := pty.Start(c)
+		if err != nil {
+			t.Skipf("no pseudo-terminal: %v", err)
+		}
+		var out bytes.Buffer
+		done := make(chan struct{})
+		go func() { out.ReadFrom(ptmx); close(done) }()
+		c.Wait()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
+		ptmx.Close()
+		text := out.String()
+		if level == "confined" && !strings.Contains(text, "DENIED tiocsti") {
+			t.Errorf("confined TIOCSTI was not refused: %q", text)
+		}
+		if level == "open" && !strings.Contains(text, "OK tiocsti") {
+			legacy, _ := os.ReadFile("/proc/sys/dev/tty/legacy_tiocsti")
+			if strings.TrimSpace(string(legacy)) != "0" {
+				t.Errorf("unconfined TIOCSTI failed, so the test proves nothing: %q", text)
+			}
+		}
+	}
+}
+
+// A process outside the sandbox cannot be signalled.
+func TestConfinedCannotSignalOutside(t *testing.T) {
+	h := confineHome(t)
+	sleeper := exec.Command("sleep", "60")
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer sleeper.Process.Kill()
+	exited := make(chan struct{})
+	go func() { sleeper.Wait(); close(exited) }()
+	out := h.probe("confined", "kill", strconv.Itoa(sleeper.Process.Pid))
+	select {
+	case <-exited:
+		t.Fatalf("the confined command killed a process outside: %s", out)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if !strings.HasPrefix(out, "DENIED") {
+		t.Errorf("confined kill reported success: %s", out)
+	}
+	h.probe("open", "kill", strconv.Itoa(sleeper.Process.Pid))
+	select {
+	case <-exited:
+	case <-time.After(3 * time.Second):
+		t.Error("unconfined kill did not reach the process, so the test proves nothing")
+	}
+}
+
+// A script planted in the working tree cannot be executed directly, and
+// the private TMPDIR is writable but not executable.
+func TestConfinedCannotExecutePlanted(t *testing.T) {
+	h := confineHome(t)
+	planted := filepath.Join(h.work, "planted.sh")
+	if err := os.WriteFile(planted, []byte("#!/bin/sh\necho PLANTED-RAN\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out := h.probe("confined", "run-planted", planted); strings.Contains(out, "PLANTED-RAN") {
+		t.Errorf("the planted script ran confined: %s", out)
+	}
+	if out := h.probe("open", "run-planted", planted); !strings.Contains(out, "PLANTED-RAN") {
+		t.Errorf("the planted script did not run unconfined, so the test proves nothing: %s", out)
+	}
+	if out := h.probe("confined", "tmpdir-write"); !strings.HasPrefix(out, "OK") {
+		t.Errorf("the private TMPDIR is not writable: %s", out)
+	}
+	if out := h.probe("confined", "tmpdir-exec"); !strings.HasPrefix(out, "DENIED") {
+		t.Errorf("a file written to the private TMPDIR could be executed: %s", out)
+	}
+	if out := h.probe("confined", "open-tty"); !strings.HasPrefix(out, "DENIED") {
+		t.Errorf("a confined command opened a terminal: %s", out)
+	}
+}
+
+// Confined, even root holds no capability; unconfined root does.
+func TestConfinedHasNoCapabilities(t *testing.T) {
+	h := confineHome(t)
+	if out := h.probe("confined", "capeff"); !strings.HasPrefix(out, "DENIED capeff: CapEff is 0") {
+		t.Errorf("a confined command holds capabilities: %s", out)
+	}
+	if os.Geteuid() == 0 {
+		if out := h.probe("open", "capeff"); !strings.HasPrefix(out, "OK") {
+			t.Errorf("unconfined root has no capabilities, so the test proves nothing: %s", out)
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/sandbox"
+)
+
+// Confinement is the sandbox a command the gate allowed on its own runs
+// under: "read-only" for the built-in rules; a user rule's own level
+// (default "none"), but never looser than the configuration's floor. A
+// compound judged in split mode runs at the loosest level of its parts;
+// an allow whose rule cannot be found runs at the tightest.
+func Confinement(j *Judgement) (sandbox.Level, []string) {
+	var level sandbox.Level
+	var writable []string
+	for _, r := range j.Decision.Reasons() {
+		if r.Check != gate.CheckAllowlist {
+			continue
+		}
+		l, w := ruleLevel(j, r)
+		if level == "" {
+			level = l
+		} else {
+			level = sandbox.Looser(level, l)
+		}
+		writable = append(writable, w...)
+	}
+	if level == "" {
+		level = sandbox.ReadOnly
+	}
+	return level, writable
+}
+
+// ruleLevel finds the rule that allowed one command and its level.
+func ruleLevel(j *Judgement, r gate.Reason) (sandbox.Level, []string) {
+	for _, rule := range j.Config.Rules {
+		if rule.Kind != allowlist.Allow || rule.String() != r.Rule || rule.Source.String() != r.Source {
+			continue
+		}
+		if rule.Source == allowlist.DefaultSource {
+			return levelOr(rule.Sandbox, sandbox.ReadOnly), nil
+		}
+		l := levelOr(rule.Sandbox, sandbox.None)
+		if floor := j.Config.MinRuleSandbox; floor != "" {
+			l = sandbox.Tighter(l, floor)
+		}
+		return l, rule.Writable
+	}
+	return sandbox.ReadOnly, nil
+}
+
+func levelOr(s string, def sandbox.Level) sandbox.Level {
+	if l, err := sandbox.ParseLevel(s); err == nil {
+		return l
+	}
+	return def
+}
+
+// vetConfinement turns an allow into an ask when its confinement cannot be
+// given: full confinement required but missing on this kernel, or a
+// workspace rule whose root would be / or would hold $HOME.
+func (e *Engine) vetConfinement(j *Judgement, home string) gate.Decision {
+	d := j.Decision
+	if d.Verdict() != gate.Allow {
+		return d
+	}
+	level, _ := Confinement(j)
+	if level == sandbox.Workspace {
+		root := ProjectRoot(j.Cwd)
+		if bad := badWorkspaceRoot(root, home); bad != "" {
+			return gate.Escalate(d, gate.Reason{Check: gate.CheckSandbox, Match: root,
+				Message: fmt.Sprintf("a workspace sandbox rooted at %s would %s", root, bad)})
+		}
+	}
+	if j.Config.SandboxRequire {
+		if missing := e.probe().Missing(level); len(missing) > 0 {
+			return gate.Escalate(d, gate.Reason{Check: gate.CheckSandbox, Match: string(level),
+				Message: fmt.Sprintf("sandbox = \"require\" (from %s) and this kernel cannot fully confine it: no %s",
+					j.Config.SandboxSource, strings.Join(missing, ", no "))})
+		}
+	}
+	return d
+}
+
+// badWorkspaceRoot says what is wrong with root as a workspace, or "".
+func badWorkspaceRoot(root, home string) string {
+	root = filepath.Clean(root)
+	switch {
+	case root == "/":
+		return "let the command write anywhere"
+	case home != "" && (root == filepath.Clean(home) || strings.HasPrefix(filepath.Clean(home)+"/", root+"/")):
+		return "let the command write in your home directory"
+	}
+	return ""
+}
+
+// ProjectRoot is the project a command in cwd belongs to: the nearest
+// directory at or above cwd that holds .git or .agentgate.toml, else cwd.
+func ProjectRoot(cwd string) string {
+	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
+		for _, mark := range []string{".git", ".agentgate.toml"} {
+			if _, err := os.Lstat(filepath.Join(d, mark)); err == nil {
+				return d
+			}
+		}
+		if d == filepath.Dir(d) {
+			return filepath.Clean(cwd)
+		}
+	}
+}
+
+// probe is what this kernel enforces; tests replace Engine.Probe.
+func (e *Engine) probe() sandbox.Support {
+	if e.Probe != nil {
+		return e.Probe()
+	}
+	return sandbox.Probe()
+}
+
+// spec is the sandbox specification for an auto-allowed command.
+func (e *Engine) spec(j *Judgement, program string) (*sandbox.Spec, error) {
+	level, writable := Confinement(j)
+	if !level.Confined() {
+		return nil, nil
+	}
+	tmp, err := sandbox.NewScratch(filepath.Join(e.StateDir, "tmp"))
+	if err != nil {
+		return nil, err
+	}
+	s := &sandbox.Spec{Level: level, Program: program, TmpDir: tmp, Require: j.Config.SandboxRequire}
+	if level == sandbox.Workspace {
+		s.Root, s.Writable = ProjectRoot(j.Cwd), writable
+	}
+	return s, nil
+}

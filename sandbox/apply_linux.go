@@ -1,0 +1,209 @@
+//go:build linux && (amd64 || arm64)
+
+package sandbox
+
+import (
+	"debug/elf"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// Probe reports what this kernel enforces.
+func Probe() Support {
+	abi, err := ll.LandlockGetABIVersion()
+	if err != nil {
+		abi = 0
+	}
+	return Support{LandlockABI: abi, Seccomp: seccompAvailable(), OS: runtime.GOOS}
+}
+
+// Exec confines the process as spec says and replaces it with the program.
+// It returns only on failure; then the process may already be partly
+// confined, and the caller must not go on to run anything else.
+func Exec(spec Spec, path string, argv, env []string) error {
+	if err := Apply(spec); err != nil {
+		return err
+	}
+	return syscall.Exec(path, argv, env)
+}
+
+// Apply confines the calling process: every thread for Landlock, seccomp
+// and no_new_privs, and the calling thread, which is locked to this
+// goroutine and must be the one that calls execve, for capabilities. It is
+// meant to be followed at once by execve: it cannot be undone.
+func Apply(spec Spec) error {
+	if !spec.Level.Confined() {
+		return nil
+	}
+	runtime.LockOSThread() // never unlocked: this thread execs
+	sup := Probe()
+	if spec.Require {
+		if missing := sup.Missing(spec.Level); len(missing) > 0 {
+			return &UnavailableError{Missing: missing}
+		}
+	}
+	dropBoundingSet()
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("sandbox: no_new_privs: %w", err)
+	}
+	if sup.LandlockABI > 0 {
+		if err := restrictLandlock(spec); err != nil {
+			return fmt.Errorf("sandbox: landlock: %w", err)
+		}
+	}
+	if sup.Seccomp {
+		if err := loadFilter(spec.Level); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	if err := dropCapabilities(); err != nil {
+		return fmt.Errorf("sandbox: capabilities: %w", err)
+	}
+	// Every descriptor above 2 closes at exec: an inherited fd 3 opened
+	// for writing would be a way out of the file system rules.
+	if err := unix.CloseRange(3, math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		closeOnExecByHand()
+	}
+	return nil
+}
+
+// dropBoundingSet empties the capability bounding set, so that a root
+// process gains no capability back at execve. Without CAP_SETPCAP (not
+// root) the set cannot be changed, and no_new_privs keeps execve from
+// raising privileges anyway.
+func dropBoundingSet() {
+	last := 63
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			last = n
+		}
+	}
+	for c := 0; c <= last; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); errors.Is(err, unix.EINVAL) {
+			break
+		}
+	}
+}
+
+// dropCapabilities clears the effective, permitted and inheritable sets
+// of the calling thread.
+func dropCapabilities() error {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	return unix.Capset(&hdr, &data[0])
+}
+
+// closeOnExecByHand is the fallback for kernels without close_range.
+func closeOnExecByHand() {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			unix.CloseOnExec(fd)
+		}
+	}
+}
+
+// Access rights, in the names of the Landlock documentation.
+const (
+	readFile   = ll.AccessFSReadFile
+	readDir    = ll.AccessFSReadDir
+	execute    = ll.AccessFSExecute
+	writeFile  = ll.AccessFSWriteFile
+	truncate   = ll.AccessFSTruncate
+	scratchRWX = ll.AccessFSReadFile | ll.AccessFSReadDir | ll.AccessFSWriteFile | ll.AccessFSTruncate |
+		ll.AccessFSRemoveDir | ll.AccessFSRemoveFile | ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSym
+)
+
+// restrictLandlock builds the ruleset of rules.go for spec and enforces it
+// on every thread, best effort: a right this kernel's ABI does not know is
+// left out (Probe says which).
+func restrictLandlock(spec Spec) error {
+	var rules []landlock.Rule
+	// Read everything but /dev: a rule per entry of the root directory,
+	// since Landlock grants on whole hierarchies and cannot subtract one.
+	rules = append(rules, landlock.PathAccess(readDir, "/"))
+	ents, err := os.ReadDir("/")
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		p := "/" + e.Name()
+		if p == "/dev" {
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		switch {
+		case st.IsDir():
+			rules = append(rules, landlock.PathAccess(readFile|readDir, p))
+		case st.Mode().IsRegular():
+			rules = append(rules, landlock.PathAccess(readFile, p))
+		}
+	}
+	rules = append(rules, landlock.PathAccess(readFile|readDir|execute, execDirs...).IgnoreIfMissing())
+	if spec.Program != "" {
+		rules = append(rules, landlock.PathAccess(readFile|execute, spec.Program).IgnoreIfMissing())
+		if interp := elfInterpreter(spec.Program); interp != "" {
+			rules = append(rules, landlock.PathAccess(readFile|readDir|execute, filepath.Dir(interp)).IgnoreIfMissing())
+		}
+	}
+	rules = append(rules,
+		landlock.PathAccess(readFile|writeFile|truncate, "/dev/null"),
+		landlock.PathAccess(readFile, readableDevices...).IgnoreIfMissing())
+	scratch := landlock.AccessFSSet(scratchRWX)
+	if spec.Level == Workspace {
+		scratch |= execute
+		for _, p := range append([]string{spec.Root}, spec.Writable...) {
+			if p != "" {
+				rules = append(rules, landlock.PathAccess(scratch, p).WithRefer().IgnoreIfMissing())
+			}
+		}
+	}
+	if spec.TmpDir != "" {
+		rules = append(rules, landlock.PathAccess(scratch, spec.TmpDir).WithRefer())
+	}
+	cfg := landlock.V11.BestEffort()
+	if spec.Level.Network() {
+		cfg.HandledAccessNet = 0
+		cfg.Scoped &^= ll.ScopeAbstractUnixSocket
+	}
+	return cfg.Restrict(rules...)
+}
+
+// elfInterpreter is the program's ELF interpreter (the dynamic loader),
+// or "" for a static program, a script, or anything unreadable.
+func elfInterpreter(path string) string {
+	f, err := elf.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type != elf.PT_INTERP {
+			continue
+		}
+		b := make([]byte, p.Filesz)
+		if _, err := p.ReadAt(b, 0); err != nil {
+			return ""
+		}
+		return strings.TrimRight(string(b), "\x00")
+	}
+	return ""
+}

@@ -1,0 +1,28 @@
+//go:build !(linux && (amd64 || arm64))
+
+package sandbox
+
+import (
+	"runtime"
+	"syscall"
+)
+
+// Probe reports what this system enforces: nothing.
+func Probe() Support { return Support{OS: runtime.GOOS + "/" + runtime.GOARCH} }
+
+// Apply cannot confine here: it fails when spec requires confinement and
+// otherwise does nothing (documented: not confined on this system).
+func Apply(spec Spec) error {
+	if spec.Require && spec.Level.Confined() {
+		return &UnavailableError{Missing: Probe().Missing(spec.Level)}
+	}
+	return nil
+}
+
+// Exec replaces the process with the program, unconfined here.
+func Exec(spec Spec, path string, argv, env []string) error {
+	if err := Apply(spec); err != nil {
+		return err
+	}
+	return syscall.Exec(path, argv, env)
+}

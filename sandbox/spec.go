@@ -1,0 +1,40 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Spec is the confinement of one command.
+type Spec struct {
+	Level Level `json:"level"`
+	// Program is the resolved path of the program that is executed; it
+	// gets the execute right, and so does its ELF interpreter's directory.
+	Program string `json:"program"`
+	// TmpDir is the private scratch directory (TMPDIR), writable; it is
+	// executable only at the Workspace level.
+	TmpDir string `json:"tmpdir,omitempty"`
+	// Root is the project root a Workspace command may write under.
+	Root string `json:"root,omitempty"`
+	// Writable are extra paths a Workspace command may write under.
+	Writable []string `json:"writable,omitempty"`
+	// Require makes Apply fail rather than run partly confined.
+	Require bool `json:"require,omitempty"`
+}
+
+// encode and decode carry a Spec to the re-executed helper.
+func (s Spec) encode() string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func decodeSpec(text string) (Spec, error) {
+	var s Spec
+	if err := json.Unmarshal([]byte(text), &s); err != nil {
+		return s, fmt.Errorf("sandbox: bad specification: %w", err)
+	}
+	if _, err := ParseLevel(string(s.Level)); err != nil {
+		return s, fmt.Errorf("sandbox: %w", err)
+	}
+	return s, nil
+}

@@ -1,0 +1,62 @@
+# A program that tries, one at a time, what a confined command must not do.
+# Usage: probe.py LABEL ACTION [ARGS...]. LABEL is ignored (it lets a
+# test write one allow rule per confinement level). Prints "OK ACTION" when
+# the action succeeded and "DENIED ACTION: error" when it failed.
+import fcntl, os, socket, subprocess, sys, termios
+
+action, args = sys.argv[2], sys.argv[3:]
+
+def tcp_connect(host, port):
+    s = socket.create_connection((host, int(port)), timeout=3); s.sendall(b"probe"); s.close()
+
+def tcp_fastopen(host, port):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.sendto(b"probe", socket.MSG_FASTOPEN, (host, int(port))); s.close()
+
+def udp_send(host, port):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b"probe", (host, int(port))); s.close()
+
+def unix_connect(path):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(path); s.sendall(b"probe"); s.close()
+
+def write(path):
+    with open(path, "w") as f: f.write("probe")
+
+def run_planted(path):
+    out = subprocess.run([path], capture_output=True, timeout=5)
+    sys.stdout.write(out.stdout.decode())
+
+def capeff():
+    for line in open("/proc/self/status"):
+        if line.startswith("CapEff:"):
+            if int(line.split()[1], 16) != 0:
+                return
+            raise PermissionError("CapEff is 0")
+
+def tmpdir_exec():
+    p = os.path.join(os.environ["TMPDIR"], "x.sh")
+    write(p); os.chmod(p, 0o755)
+    subprocess.run([p], check=True, timeout=5)
+
+actions = {
+    "write": lambda p: write(p),
+    "delete": lambda p: os.remove(p),
+    "mkdir": lambda p: os.mkdir(p),
+    "tcp-connect": tcp_connect,
+    "tcp-fastopen": tcp_fastopen,
+    "udp-send": udp_send,
+    "unix-connect": unix_connect,
+    "fd3-write": lambda: os.write(3, b"probe"),
+    "tiocsti": lambda: fcntl.ioctl(0, termios.TIOCSTI, b"#"),
+    "kill": lambda pid: os.kill(int(pid), 15),
+    "run-planted": run_planted,
+    "capeff": capeff,
+    "tmpdir-write": lambda: write(os.path.join(os.environ["TMPDIR"], "scratch")),
+    "tmpdir-exec": tmpdir_exec,
+    "open-tty": lambda: open("/dev/tty", "rb").close(),
+}
+try:
+    actions[action](*args)
+    print("OK", action)
+except Exception as e:
+    print("DENIED %s: %s" % (action, e))
