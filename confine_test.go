@@ -88,17 +88,6 @@ func (h *home) probeCmd(level, action string, args ...string) *exec.Cmd {
 	return c
 }
 
-// expect checks that the action succeeded unconfined and failed confined.
-func expect(t *testing.T, h *home, action string, args ...string) {
-	t.Helper()
-	if out := h.probe("open", action, args...); !strings.HasPrefix(out, "OK "+action) {
-		t.Errorf("%s unconfined did not succeed, so the test proves nothing: %s", action, out)
-	}
-	if out := h.probe("confined", action, args...); !strings.HasPrefix(out, "DENIED "+action) {
-		t.Errorf("%s confined was not stopped: %s", action, out)
-	}
-}
-
 func TestConfinedCannotWrite(t *testing.T) {
 	h := confineHome(t)
 	tmp := t.TempDir() // under $TMPDIR or /tmp: agent-writable scratch
@@ -325,5 +314,46 @@ func TestConfinedHasNoCapabilities(t *testing.T) {
 		if out := h.probe("open", "capeff"); !strings.HasPrefix(out, "OK") {
 			t.Errorf("unconfined root has no capabilities, so the test proves nothing: %s", out)
 		}
+	}
+}
+
+// A workspace rule writes under the project root and nowhere else, has no
+// network, and its scratch directory is removed when it ends.
+func TestWorkspaceConfinement(t *testing.T) {
+	h := confineHome(t)
+	cfg := filepath.Join(h.dir, "config", "agentgate", "config.toml")
+	old, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, append(old, []byte("\n[[allow.rule]]\nprefix = \"/usr/bin/python3 probe.py ws\"\nsandbox = \"workspace\"\n")...), 0o600)
+	if out := h.probe("ws", "write", filepath.Join(h.work, "built.txt")); !strings.HasPrefix(out, "OK") {
+		t.Errorf("a workspace command cannot write in the project: %s", out)
+	}
+	if out := h.probe("ws", "write", filepath.Join(h.dir, "outside.txt")); !strings.HasPrefix(out, "DENIED") {
+		t.Errorf("a workspace command wrote outside the project: %s", out)
+	}
+	tcp, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tcp.Close()
+	_, port, _ := net.SplitHostPort(tcp.Addr().String())
+	if out := h.probe("ws", "tcp-connect", "127.0.0.1", port); !strings.HasPrefix(out, "DENIED") {
+		t.Errorf("a workspace command reached the network: %s", out)
+	}
+	if out := h.probe("ws", "tmpdir-write"); !strings.HasPrefix(out, "OK") {
+		t.Errorf("no scratch space: %s", out)
+	}
+	left, _ := os.ReadDir(filepath.Join(h.dir, "state", "agentgate", "tmp"))
+	for _, e := range left {
+		if entries, _ := os.ReadDir(filepath.Join(h.dir, "state", "agentgate", "tmp", e.Name())); len(entries) > 0 {
+			t.Errorf("a workspace command's scratch directory %s was left behind with %d files", e.Name(), len(entries))
+		}
+	}
+	// Rooted at $HOME, a workspace would let the command write there: ask
+	// (denied here, with no one to ask).
+	c := h.probeCmd("ws", "write", filepath.Join(h.dir, "x"))
+	c.Dir = h.dir
+	out, err := c.CombinedOutput()
+	if code(err) != 126 || !strings.Contains(string(out), "workspace sandbox rooted at") {
+		t.Errorf("a workspace rooted at $HOME was not refused: exit %d\n%s", code(err), out)
 	}
 }

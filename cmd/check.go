@@ -13,6 +13,7 @@ import (
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/inspect"
 	"github.com/agentgate/agentgate/internal/visible"
+	"github.com/agentgate/agentgate/sandbox"
 )
 
 // CheckOptions are the inputs of "agentgate check".
@@ -78,13 +79,15 @@ func checkRun(o *CheckOptions) error {
 			Shell    inspect.Script `json:"shell"`
 			Mode     config.Mode    `json:"mode"`
 			InMode   gate.Verdict   `json:"in_mode"`
-		}{req.Text, req.Argv, d.Verdict(), d.Reasons(), engine.NonNilRisks(d.Risks()), next, inspect.Parse(req.Text), cfg.Mode, eff})
+			Sandbox  string         `json:"sandbox"`
+		}{req.Text, req.Argv, d.Verdict(), d.Reasons(), engine.NonNilRisks(d.Risks()), next, inspect.Parse(req.Text), cfg.Mode, eff, confinement(j, route)})
 		if err != nil {
 			return &internalError{err}
 		}
 		fmt.Fprintf(o.Env.Stdout, "%s\n", out)
 	} else {
 		printDecision(o.Env.Stdout, req, d, next)
+		fmt.Fprintf(o.Env.Stdout, "sandbox:  %s\n", confinement(j, route))
 		if eff != d.Verdict() {
 			why := fmt.Sprintf("in mode %s (from %s)", cfg.Mode, cfg.ModeSource)
 			switch route.Outcome {
@@ -103,6 +106,17 @@ func checkRun(o *CheckOptions) error {
 		return exitStatus(exitCheckDeny)
 	}
 	return exitStatus(exitAsk)
+}
+
+// confinement names the sandbox exec would run the command under, and
+// what this kernel enforces of it. Commands a person approved, and
+// bypassed ones, run unconfined.
+func confinement(j *engine.Judgement, r engine.Route) string {
+	if r.Action != engine.Run || r.Outcome != "" {
+		return string(sandbox.None)
+	}
+	level, _ := engine.Confinement(j)
+	return sandbox.Probe().Describe(level)
 }
 
 func printDecision(w io.Writer, req gate.Request, d gate.Decision, next string) {

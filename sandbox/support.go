@@ -22,7 +22,6 @@ type layer struct {
 	seccomp  bool // needs seccomp
 	network  bool // only at levels without network
 	why      string
-	workOnly bool
 }
 
 // layers are the parts of the confinement, each with what it needs. A

@@ -1,0 +1,68 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentgate/agentgate/sandbox"
+)
+
+// DoctorOptions are the inputs of "agentgate doctor".
+type DoctorOptions struct {
+	Env   *Env
+	Flags ConfigFlags
+	Probe func() sandbox.Support
+}
+
+func newCmdDoctor(env *Env, runF func(*DoctorOptions) error) *cobra.Command {
+	o := &DoctorOptions{Env: env, Probe: sandbox.Probe}
+	c := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check this machine and configuration: what confinement the kernel enforces",
+		Long: `Check what agentgate can do on this machine and say how to fix what is
+missing. Today it reports the confinement this kernel enforces for each
+sandbox level (Landlock ABI, seccomp).
+
+Exit status: 0 when everything needed is there; 1 when something the
+configuration requires is missing (sandbox = "require" on a kernel that
+cannot fully confine); 2 for a configuration error.`,
+		Example: `  agentgate doctor`,
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return doctorRun(o)
+		},
+	}
+	o.Flags.register(c.Flags())
+	return c
+}
+
+func doctorRun(o *DoctorOptions) error {
+	cfg, err := o.Env.loadConfig(&o.Flags)
+	if err != nil {
+		return err
+	}
+	s := o.Probe()
+	w := o.Env.Stdout
+	fmt.Fprintf(w, "sandbox: %s\n", s)
+	for _, l := range sandbox.Levels {
+		if l.Confined() {
+			fmt.Fprintf(w, "  %-18s %s\n", l, s.Describe(l))
+		}
+	}
+	missing := s.Missing(sandbox.ReadOnly)
+	switch {
+	case len(missing) == 0:
+		fmt.Fprintf(w, "  built-in read-only rules run fully confined\n")
+		return nil
+	case cfg.SandboxRequire:
+		fmt.Fprintf(w, "  problem: sandbox = \"require\" (from %s), so every auto-allowed command asks\n", cfg.SandboxSource)
+		fmt.Fprintf(w, "  fix: run on Linux 6.7 or later with Landlock and seccomp enabled (lsm= on the kernel command line)\n")
+		return exitStatus(1)
+	}
+	fmt.Fprintf(w, "  built-in read-only rules run partly confined (best effort); set sandbox = \"require\" to ask instead\n")
+	return nil
+}

@@ -1,0 +1,79 @@
+package engine_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/config"
+	"github.com/agentgate/agentgate/engine"
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/sandbox"
+)
+
+func testEngine(s sandbox.Support) *engine.Engine {
+	return &engine.Engine{
+		Getenv: func(string) string { return "" }, Environ: func() []string { return nil }, Now: time.Now,
+		StateDir: "/nonexistent", Vet: func(j *engine.Judgement) gate.Decision { return j.Decision },
+		Probe: func() sandbox.Support { return s },
+	}
+}
+
+func userRule(prefix, level string) allowlist.Rule {
+	return allowlist.Rule{Kind: allowlist.Allow, Prefix: strings.Fields(prefix), Sandbox: level,
+		Source: allowlist.Source{Name: "/home/u/.config/agentgate/config.toml", Line: 3}}
+}
+
+// The level a command runs under: built-ins read-only, user rules their own
+// (default none), never below the floor; a split compound at its loosest.
+func TestConfinement(t *testing.T) {
+	rules := append(allowlist.Defaults(), userRule("make test", ""), userRule("go test", "workspace"), userRule("gh pr list", "read-only+network"))
+	for _, tt := range []struct {
+		cmd   string
+		floor sandbox.Level
+		want  sandbox.Level
+	}{
+		{"ls -la", "", sandbox.ReadOnly},
+		{"git status", "", sandbox.ReadOnly},
+		{"make test", "", sandbox.None},
+		{"make test", sandbox.ReadOnly, sandbox.ReadOnly},
+		{"go test ./...", "", sandbox.Workspace},
+		{"go test ./...", sandbox.ReadOnlyNetwork, sandbox.ReadOnlyNetwork},
+		{"gh pr list", "", sandbox.ReadOnlyNetwork},
+		{"ls && make test", "", sandbox.None},
+		{"ls && gh pr list", "", sandbox.ReadOnlyNetwork},
+	} {
+		cfg := &config.Config{Rules: rules, Compound: "split", MinRuleSandbox: tt.floor}
+		j := testEngine(sandbox.Support{OS: "linux", LandlockABI: 7, Seccomp: true}).Judge(gate.Request{Text: tt.cmd}, cfg, "/home/u/proj", "/home/u", "s")
+		if j.Decision.Verdict() != gate.Allow {
+			t.Errorf("%q: %s, want allow", tt.cmd, j.Decision.Verdict())
+			continue
+		}
+		if got, _ := engine.Confinement(j); got != tt.want {
+			t.Errorf("%q with floor %q: level %q, want %q", tt.cmd, tt.floor, got, tt.want)
+		}
+	}
+}
+
+// sandbox = "require" turns an auto-allow into an ask on a kernel that
+// cannot fully confine; best effort runs it.
+func TestSandboxRequire(t *testing.T) {
+	weak := sandbox.Support{OS: "linux", LandlockABI: 3, Seccomp: true}
+	for _, require := range []bool{false, true} {
+		cfg := &config.Config{Rules: allowlist.Defaults(), SandboxRequire: require, SandboxSource: "policy.toml"}
+		j := testEngine(weak).Judge(gate.Request{Text: "ls"}, cfg, "/home/u/proj", "/home/u", "s")
+		if require && (j.Decision.Verdict() != gate.Ask || j.Decision.Primary().Check != gate.CheckSandbox ||
+			!strings.Contains(j.Decision.Primary().Message, "no TCP (Landlock ABI 4)")) {
+			t.Errorf("require on a weak kernel: %s %v", j.Decision.Verdict(), j.Decision.Reasons())
+		}
+		if !require && j.Decision.Verdict() != gate.Allow {
+			t.Errorf("best effort on a weak kernel: %s %v", j.Decision.Verdict(), j.Decision.Reasons())
+		}
+	}
+	cfg := &config.Config{Rules: allowlist.Defaults(), SandboxRequire: true}
+	full := sandbox.Support{OS: "linux", LandlockABI: 7, Seccomp: true}
+	if j := testEngine(full).Judge(gate.Request{Text: "ls"}, cfg, "/p", "/h", "s"); j.Decision.Verdict() != gate.Allow {
+		t.Errorf("require on a full kernel: %v", j.Decision.Reasons())
+	}
+}
