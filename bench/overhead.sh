@@ -20,8 +20,14 @@ printf 'module noop\n\ngo 1.26\n' >"$tmp/noop/go.mod"
 (cd "$tmp/noop" && go build -o "$tmp/go-noop" .)
 export AGENTGATE_AUDIT_LOG="$tmp/audit.jsonl" AGENTGATE_TTY=none
 ag="$tmp/agentgate"
+# The same command with confinement off: a user rule with a longer prefix
+# than the built-in "ls" and sandbox = "none" decides it instead.
+# The confined run reads a config file of the same kind, so that both pay
+# the same for configuration.
+printf '[[allow.rule]]\nprefix = "ls -d"\nsandbox = "none"\n' >"$tmp/unconfined.toml"
+printf '[[allow.rule]]\nprefix = "ls -d"\nsandbox = "read-only"\n' >"$tmp/confined.toml"
 
-names=(go_noop bash_true agentgate_true ls_direct bash_ls agentgate_ls agentgate_denied)
+names=(go_noop bash_true agentgate_true ls_direct bash_ls agentgate_ls agentgate_ls_unconfined agentgate_denied)
 run() {
 	case $1 in
 	go_noop) "$tmp/go-noop" ;;
@@ -29,7 +35,8 @@ run() {
 	agentgate_true) "$ag" exec -- 'true' ;;
 	ls_direct) ls -d / ;;
 	bash_ls) bash -c 'ls -d /' ;;
-	agentgate_ls) "$ag" exec -- 'ls -d /' ;;
+	agentgate_ls) "$ag" exec --config "$tmp/confined.toml" -- 'ls -d /' ;;
+	agentgate_ls_unconfined) "$ag" exec --config "$tmp/unconfined.toml" -- 'ls -d /' ;;
 	agentgate_denied) "$ag" exec -- 'touch x' 2>/dev/null || true ;;
 	esac
 }
@@ -55,3 +62,4 @@ echo "agentgate exec -- 'ls'  / ls               = $(ratio "${med[agentgate_ls]}
 echo "bash -c 'ls'            / ls               = $(ratio "${med[bash_ls]}" "${med[ls_direct]}")   (what a shell start costs)"
 echo "agentgate exec -- 'ls'  / (go-noop + ls)   = $(ratio "${med[agentgate_ls]}" "$((${med[go_noop]%.*} + ${med[ls_direct]%.*}))")   (1.00 would be a Go process start and nothing else)"
 echo "denied (audit + fsync)  / bash -c true     = $(ratio "${med[agentgate_denied]}" "${med[bash_true]}")"
+echo "confined 'ls' / the same unconfined         = $(ratio "${med[agentgate_ls]}" "${med[agentgate_ls_unconfined]}")   (the cost of the sandbox: Landlock, seccomp, scratch directory)"

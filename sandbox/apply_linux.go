@@ -38,10 +38,11 @@ func Exec(spec Spec, path string, argv, env []string) error {
 	return syscall.Exec(path, argv, env)
 }
 
-// Apply confines the calling process: every thread for Landlock, seccomp
-// and no_new_privs, and the calling thread, which is locked to this
-// goroutine and must be the one that calls execve, for capabilities. It is
-// meant to be followed at once by execve: it cannot be undone.
+// Apply confines the calling thread, which it locks to this goroutine and
+// which must be the one that calls execve: execve ends every other thread,
+// and the program inherits this thread's Landlock domain, seccomp filter,
+// no_new_privs and capabilities. It is meant to be followed at once by
+// execve; it cannot be undone.
 func Apply(spec Spec) error {
 	if !spec.Level.Confined() {
 		return nil
@@ -146,14 +147,18 @@ func restrictLandlock(spec Spec) error {
 		if p == "/dev" {
 			continue
 		}
-		st, err := os.Stat(p)
-		if err != nil {
-			continue
+		mode := e.Type()
+		if mode&os.ModeSymlink != 0 { // /bin -> usr/bin: the rule lands on the target
+			st, err := os.Stat(p)
+			if err != nil {
+				continue
+			}
+			mode = st.Mode().Type()
 		}
 		switch {
-		case st.IsDir():
+		case mode.IsDir():
 			rules = append(rules, landlock.PathAccess(readFile|readDir, p))
-		case st.Mode().IsRegular():
+		case mode.IsRegular():
 			rules = append(rules, landlock.PathAccess(readFile, p))
 		}
 	}
@@ -184,7 +189,16 @@ func restrictLandlock(spec Spec) error {
 		cfg.HandledAccessNet = 0
 		cfg.Scoped &^= ll.ScopeAbstractUnixSocket
 	}
-	return cfg.Restrict(rules...)
+	// Enforced on this thread only: it is the one that calls execve, which
+	// ends every other thread, so the program starts with exactly this
+	// thread's domain. (Restricting every thread of the Go runtime as
+	// well costs a round of signals for nothing.)
+	fd, flags, err := cfg.NewRulesetFD(rules...)
+	if err != nil || fd < 0 {
+		return err
+	}
+	defer unix.Close(fd)
+	return ll.LandlockRestrictSelf(fd, flags)
 }
 
 // elfInterpreter is the program's ELF interpreter (the dynamic loader),

@@ -70,8 +70,8 @@ func filter(l Level) ([]bpf.RawInstruction, error) {
 	return bpf.Assemble(prog)
 }
 
-// loadFilter installs the filter on every thread of the process
-// (SECCOMP_FILTER_FLAG_TSYNC). no_new_privs must already be set.
+// loadFilter installs the filter on the calling thread, the one that will
+// call execve. no_new_privs must already be set.
 func loadFilter(l Level) error {
 	raw, err := filter(l)
 	if err != nil {
@@ -82,8 +82,8 @@ func loadFilter(l Level) error {
 		sf[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
 	}
 	fprog := unix.SockFprog{Len: uint16(len(sf)), Filter: &sf[0]}
-	const setModeFilter, flagTSync = 1, 1
-	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, setModeFilter, flagTSync, uintptr(unsafe.Pointer(&fprog))); errno != 0 {
+	const setModeFilter = 1
+	if _, _, errno := unix.RawSyscall(unix.SYS_SECCOMP, setModeFilter, 0, uintptr(unsafe.Pointer(&fprog))); errno != 0 {
 		return fmt.Errorf("seccomp: %w", errno)
 	}
 	return nil

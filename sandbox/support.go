@@ -17,11 +17,11 @@ type Support struct {
 
 // layer is one part of the confinement and what it needs from the kernel.
 type layer struct {
-	name     string
-	abi      int  // minimum Landlock ABI; 0 for none
-	seccomp  bool // needs seccomp
-	network  bool // only at levels without network
-	why      string
+	name    string
+	abi     int  // minimum Landlock ABI; 0 for none
+	seccomp bool // needs seccomp
+	network bool // only at levels without network
+	why     string
 }
 
 // layers are the parts of the confinement, each with what it needs. A
