@@ -186,8 +186,11 @@ func restrictLandlock(spec Spec) error {
 	}
 	cfg := landlock.V11.BestEffort()
 	if spec.Level.Network() {
+		// Sockets allowed: TCP and UDP ports, abstract sockets and (from
+		// ABI 9) path-named Unix sockets such as docker.sock.
 		cfg.HandledAccessNet = 0
 		cfg.Scoped &^= ll.ScopeAbstractUnixSocket
+		cfg.HandledAccessFS &^= ll.AccessFSResolveUnix
 	}
 	// Enforced on this thread only: it is the one that calls execve, which
 	// ends every other thread, so the program starts with exactly this

@@ -1,0 +1,51 @@
+package sandbox
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLevels(t *testing.T) {
+	for _, l := range Levels {
+		if got, err := ParseLevel(string(l)); err != nil || got != l {
+			t.Errorf("ParseLevel(%q) = %q, %v", l, got, err)
+		}
+	}
+	if _, err := ParseLevel("readonly"); err == nil || !strings.Contains(err.Error(), `"read-only"`) {
+		t.Errorf("a misspelt level: %v", err)
+	}
+	for _, tt := range []struct{ a, b, looser, tighter Level }{
+		{ReadOnly, None, None, ReadOnly},
+		{ReadOnlyNetwork, Workspace, Workspace, ReadOnlyNetwork},
+		{ReadOnly, ReadOnlyNetwork, ReadOnlyNetwork, ReadOnly},
+		{Level("bogus"), None, None, Level("bogus")},
+	} {
+		if got := Looser(tt.a, tt.b); got != tt.looser {
+			t.Errorf("Looser(%q, %q) = %q", tt.a, tt.b, got)
+		}
+		if got := Tighter(tt.b, tt.a); got != tt.tighter {
+			t.Errorf("Tighter(%q, %q) = %q", tt.b, tt.a, got)
+		}
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	full := Support{OS: "linux", LandlockABI: 7, Seccomp: true}
+	for _, tt := range []struct {
+		s    Support
+		l    Level
+		want string
+	}{
+		{full, ReadOnly, "read-only"},
+		{full, None, "none"},
+		{Support{OS: "linux", LandlockABI: 5, Seccomp: true}, ReadOnly, "read-only, partial: no signals and abstract sockets (Landlock ABI 6)"},
+		{Support{OS: "linux", LandlockABI: 3, Seccomp: true}, ReadOnlyNetwork, "read-only+network, partial: no signals and abstract sockets (Landlock ABI 6)"},
+		{Support{OS: "linux", LandlockABI: 7}, ReadOnly, "read-only, partial: no system call filter (seccomp)"},
+		{Support{OS: "linux"}, ReadOnly, "unavailable"},
+		{Support{OS: "darwin"}, Workspace, "unavailable"},
+	} {
+		if got := tt.s.Describe(tt.l); got != tt.want {
+			t.Errorf("%+v %s: %q, want %q", tt.s, tt.l, got, tt.want)
+		}
+	}
+}
