@@ -2,10 +2,7 @@
 
 package sandbox
 
-import (
-	"golang.org/x/net/bpf"
-	"golang.org/x/sys/unix"
-)
+import "golang.org/x/net/bpf"
 
 const auditArch = 0xc00000b7 // AUDIT_ARCH_AARCH64
 
@@ -13,16 +10,3 @@ const auditArch = 0xc00000b7 // AUDIT_ARCH_AARCH64
 // value (32-bit ARM system calls carry AUDIT_ARCH_ARM and are refused by
 // the architecture check).
 var foreignABI []bpf.Instruction
-
-var syscallNumbers = map[string]uint32{
-	"init_module": unix.SYS_INIT_MODULE, "finit_module": unix.SYS_FINIT_MODULE, "delete_module": unix.SYS_DELETE_MODULE,
-	"bpf": unix.SYS_BPF, "perf_event_open": unix.SYS_PERF_EVENT_OPEN,
-	"kexec_load": unix.SYS_KEXEC_LOAD, "kexec_file_load": unix.SYS_KEXEC_FILE_LOAD, "reboot": unix.SYS_REBOOT,
-	"mount": unix.SYS_MOUNT, "umount2": unix.SYS_UMOUNT2, "pivot_root": unix.SYS_PIVOT_ROOT, "chroot": unix.SYS_CHROOT,
-	"swapon": unix.SYS_SWAPON, "swapoff": unix.SYS_SWAPOFF,
-	"fsopen": unix.SYS_FSOPEN, "fsconfig": unix.SYS_FSCONFIG, "fsmount": unix.SYS_FSMOUNT, "fspick": unix.SYS_FSPICK,
-	"move_mount": unix.SYS_MOVE_MOUNT, "open_tree": unix.SYS_OPEN_TREE, "mount_setattr": unix.SYS_MOUNT_SETATTR,
-	"unshare": unix.SYS_UNSHARE, "setns": unix.SYS_SETNS,
-	"keyctl": unix.SYS_KEYCTL, "add_key": unix.SYS_ADD_KEY, "request_key": unix.SYS_REQUEST_KEY,
-	"io_uring_setup": unix.SYS_IO_URING_SETUP, "io_uring_enter": unix.SYS_IO_URING_ENTER, "io_uring_register": unix.SYS_IO_URING_REGISTER,
-}
