@@ -212,9 +212,15 @@ func protect(req Request, segs [][]string, d Decision) Decision {
 	} else if gitConfig(segs) {
 		why = Reason{Check: CheckSelfProtect, Match: "git config", Rule: "git config", Source: "self-protection",
 			Message: "git config can change .git/config, which names programs git runs"}
-	} else if cmd, ok := selfCommand(segs); ok {
+	} else if cmd, refuse, ok := selfCommand(segs); ok {
 		why = Reason{Check: CheckSelfProtect, Match: cmd, Rule: "agentgate", Source: "self-protection",
 			Message: "runs an agentgate subcommand that changes its rules, trust, sessions or log: only a person may"}
+		if refuse {
+			why.Message = "agentgate approve and deny answer for a person and never run through the gate"
+			n := deny(why, d.reasons...)
+			n.argv, n.literal, n.commands = d.argv, d.literal, d.commands
+			return n
+		}
 	} else if h := sensHit; h.pattern != "" {
 		why = Reason{Check: CheckSensitive, Match: h.word, Rule: h.pattern, Source: "sensitive paths",
 			Message: fmt.Sprintf("names %s, which may hold secrets (%s): reading it sends them to the model", quoteMatch(h.word), h.pattern)}

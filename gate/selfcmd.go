@@ -22,18 +22,27 @@ var readOnlySelf = map[string][]string{
 	"session":    {"list"},
 }
 
+// answersForAPerson are subcommands that are refused outright, never
+// asked about: they answer a pending request for a person, and an agent
+// that could run them would approve its own commands.
+var answersForAPerson = map[string]bool{"approve": true, "deny": true}
+
 // selfCommand reports the first command in segs that runs a state-changing
-// agentgate subcommand, by the program's base name.
-func selfCommand(segs [][]string) (string, bool) {
+// agentgate subcommand, by the program's base name, and whether it is one
+// to refuse outright.
+func selfCommand(segs [][]string) (cmd string, refuse, found bool) {
 	for _, argv := range segs {
 		if len(argv) == 0 || path.Base(argv[0]) != "agentgate" {
 			continue
 		}
+		if len(argv) > 1 && answersForAPerson[argv[1]] {
+			return strings.Join(argv, " "), true, true
+		}
 		if !readOnlySelfForm(argv[1:]) {
-			return strings.Join(argv, " "), true
+			return strings.Join(argv, " "), false, true
 		}
 	}
-	return "", false
+	return "", false, false
 }
 
 func readOnlySelfForm(args []string) bool {

@@ -12,7 +12,7 @@ import (
 func TestSelfCommands(t *testing.T) {
 	sticky := []string{
 		"agentgate trust", "agentgate trust .agentgate.toml", "agentgate init", "agentgate init --project",
-		"/usr/local/bin/agentgate trust", "./agentgate approve 3f2a", "agentgate deny 3f2a",
+		"/usr/local/bin/agentgate trust",
 		"agentgate audit suggest --apply", "agentgate audit suggest --ap", "agentgate session revoke --all",
 		"agentgate session reset-breaker", "agentgate install claude", "agentgate hook claude",
 		"agentgate exec -- ls", "ls && agentgate trust", "sudo agentgate trust", "env X=1 agentgate init",
@@ -24,6 +24,12 @@ func TestSelfCommands(t *testing.T) {
 		"agentgate --help", "agentgate", "agentgate pending",
 	}
 	for _, mode := range []bool{false, true} {
+		for _, text := range []string{"./agentgate approve 3f2a", "agentgate deny 3f2a", "ls && agentgate approve x", "sudo agentgate approve x"} {
+			d := gate.Decide(gate.Request{Text: text, Rules: allowlist.Defaults(), Split: mode})
+			if d.Verdict() != gate.Deny || d.Primary().Check != gate.CheckSelfProtect {
+				t.Errorf("%q (split %v): %s %v; want a self-protection deny", text, mode, d.Verdict(), d.Primary())
+			}
+		}
 		for _, text := range sticky {
 			d := gate.Decide(gate.Request{Text: text, Rules: allowlist.Defaults(), Split: mode})
 			if d.Verdict() == gate.Allow || (d.Verdict() == gate.Ask && (!d.Sticky() || d.Primary().Check != gate.CheckSelfProtect)) {
