@@ -37,6 +37,7 @@ import (
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/sandbox"
 )
 
@@ -360,7 +361,7 @@ func Load(o Options) (*Config, error) {
 	if policy != nil {
 		c.ForbidModes, c.ForbidAllow = policy.ForbidModes, policy.ForbidAllow
 		if slices.Contains(policy.ForbidModes, string(c.Mode)) {
-			data, _ := os.ReadFile(o.PolicyPath)
+			data, _ := fsutil.ReadRegular(o.PolicyPath, fsutil.MaxConfigSize)
 			return nil, &Error{Path: o.PolicyPath, Line: keyLine(data, []string{"policy", "forbid_modes"}), Col: 1,
 				Msg: fmt.Sprintf("mode %q (from %s) is forbidden by the policy", c.Mode, c.ModeSource),
 				Fix: "use another mode; the policy is set by your organisation"}

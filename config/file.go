@@ -14,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/sandbox"
 )
 
@@ -312,12 +313,12 @@ func (f *file) rules(path string, data []byte) ([]allowlist.Rule, error) {
 
 // readFile reads a config file; a missing file is (nil, nil).
 func readFile(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path, fsutil.MaxConfigSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Error{Path: path, Msg: err.Error(), Fix: "make it readable, or remove it"}
+		return nil, &Error{Path: path, Msg: err.Error(), Fix: fmt.Sprintf("make it a readable regular file of at most %d bytes, or remove it", fsutil.MaxConfigSize)}
 	}
 	return data, nil
 }

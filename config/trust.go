@@ -33,7 +33,7 @@ func TrustPath(stateDir string) string { return filepath.Join(stateDir, "trust.j
 // LoadTrust reads the trust store; a missing store trusts nothing.
 func LoadTrust(path string) (*Trust, error) {
 	t := &Trust{Files: map[string]TrustEntry{}}
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path, fsutil.MaxStateSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return t, nil
 	}
@@ -96,7 +96,7 @@ func (t *Trust) Save(path string) error {
 }
 
 func fileSum(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path, fsutil.MaxConfigSize)
 	if err != nil {
 		return "", err
 	}

@@ -59,7 +59,7 @@ func (s Store) path(id string) string {
 // never a crash, and never an allow.
 func (s Store) Load(id string) (State, error) {
 	st := State{Session: id}
-	data, err := os.ReadFile(s.path(id))
+	data, err := fsutil.ReadRegular(s.path(id), fsutil.MaxStateSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return st, nil
 	}
