@@ -1,10 +1,7 @@
 package engine
 
 import (
-	"bytes"
 	"fmt"
-	"os/exec"
-	"strings"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
@@ -15,22 +12,22 @@ import (
 // It can only turn an allow into an ask.
 func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 	d := j.Decision
-	if d.Verdict() != gate.Allow || !isGit(d) {
+	if d.Verdict() != gate.Allow {
 		return d
 	}
-	c := exec.Command("git", gitsafe.ListArgs...)
-	c.Dir = j.Cwd
-	c.Env = gitsafe.Environ(e.Environ())
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	out, err := c.Output()
-	if err != nil {
-		return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
-			Message: fmt.Sprintf("could not read the repository's git configuration (%v: %s)", err, strings.TrimSpace(stderr.String()))})
-	}
-	if f := gitsafe.Findings(out); len(f) > 0 {
-		return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: f[0].Key,
-			Message: fmt.Sprintf("the repository's git configuration names a program git could run: %s", f[0])})
+	for _, argv := range d.Commands() {
+		if len(argv) == 0 || argv[0] != "git" {
+			continue
+		}
+		f, err := gitsafe.Vet(argv, j.Cwd, e.Environ())
+		if err != nil {
+			return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
+				Message: fmt.Sprintf("could not judge the repository's git configuration: %v", err)})
+		}
+		if len(f) > 0 {
+			return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: f[0].Key,
+				Message: fmt.Sprintf("the repository's git configuration is not known to be inert: %s", f[0])})
+		}
 	}
 	return d
 }

@@ -12,24 +12,28 @@
 // file, gpg.program for signature placeholders and log.showSignature,
 // core.hooksPath for hooks such as post-index-change.
 //
+// Keys that start programs or reach the network hide in many more places
+// (man.*, help.*, browser.*, web.*, remote.*.uploadpack, extensions.*,
+// protocol.*, credential.*, url.*.insteadOf, core.sshCommand ...), and a
+// remote URL may hold a token.
+//
 // # Defence
 //
 // Two layers, for every git command the gate lets through without asking:
 //
-//   - [Environ] overrides what can be overridden in command scope
-//     (GIT_CONFIG_COUNT/KEY/VALUE, which git reads after every file) and
-//     sets GIT_PAGER=cat and PAGER=cat, so the command still works but
-//     nothing from the repository runs;
-//   - [Findings] reports what cannot be overridden that way (a diff driver,
-//     a filter, an external diff: setting them empty makes git run "" and
-//     fail), so the caller asks a person instead of running the command.
+//   - [Vet] finds the repository as git does and reads every configuration
+//     file it controls (config, config.worktree, includes, submodules')
+//     without running anything: any key not on a documented list of inert
+//     keys makes the command ask, naming the key and file:line;
+//   - [Environ] overrides, in command scope (GIT_CONFIG_COUNT/KEY/VALUE,
+//     which git reads after every file), what can be overridden, and sets
+//     GIT_PAGER=cat and PAGER=cat, in case a key slips past the first.
 //
 // Configuration from the user's global and system files is the user's own
-// and trusted; only the repository's local and worktree scopes are judged.
+// and trusted; only what the repository controls is judged.
 package gitsafe
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 )
@@ -46,6 +50,9 @@ var overrides = [][2]string{
 	{"gpg.x509.program", "gpgsm"},
 	{"gpg.ssh.program", "ssh-keygen"},
 	{"status.submoduleSummary", "false"},
+	// A directory shaped like a bare repository (planted in the project)
+	// is used only when named by --git-dir or $GIT_DIR.
+	{"safe.bareRepository", "explicit"},
 }
 
 // Environ returns environ with the git hardening added: the command-scope
@@ -76,62 +83,4 @@ func Environ(environ []string) []string {
 	return append(out,
 		fmt.Sprintf("GIT_CONFIG_COUNT=%d", base+len(overrides)),
 		"GIT_PAGER=cat", "PAGER=cat")
-}
-
-// Finding is a repository configuration entry that names a program git
-// could run and that Environ cannot override.
-type Finding struct {
-	Scope, Key, Value string
-}
-
-func (f Finding) String() string {
-	return fmt.Sprintf("%s = %s (%s config)", f.Key, f.Value, f.Scope)
-}
-
-// ListArgs are the arguments of the git command whose output Findings
-// reads: every configuration entry with its scope, includes followed,
-// NUL-separated.
-var ListArgs = []string{"config", "--list", "--show-scope", "--includes", "-z"}
-
-// Findings parses the output of "git config --list --show-scope
-// --includes -z" and returns the entries of the repository's own scopes
-// that name programs.
-func Findings(list []byte) []Finding {
-	var out []Finding
-	// Records are "scope\x00key\nvalue\x00" or "scope\x00key\x00".
-	fields := bytes.Split(list, []byte{0})
-	for i := 0; i+1 < len(fields); i += 2 {
-		scope := string(fields[i])
-		key, value, _ := strings.Cut(string(fields[i+1]), "\n")
-		if scope != "local" && scope != "worktree" {
-			continue
-		}
-		if dangerousKey(strings.ToLower(key)) {
-			out = append(out, Finding{Scope: scope, Key: key, Value: value})
-		}
-	}
-	return out
-}
-
-// dangerousKey reports whether a (lower-cased) key names a program that
-// read-only git commands may run and that cannot be overridden.
-func dangerousKey(key string) bool {
-	section, rest, _ := strings.Cut(key, ".")
-	name := rest
-	if i := strings.LastIndexByte(rest, '.'); i >= 0 {
-		name = rest[i+1:]
-	}
-	switch section {
-	case "diff":
-		return key == "diff.external" || name == "textconv" || name == "command"
-	case "filter":
-		return name == "clean" || name == "smudge" || name == "process"
-	case "submodule":
-		// Submodules have configuration of their own that this check does
-		// not read, and status and diff recurse into them.
-		return name == "url"
-	case "core":
-		return key == "core.gitproxy" || key == "core.sshcommand" || key == "core.askpass"
-	}
-	return false
 }

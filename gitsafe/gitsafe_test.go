@@ -159,33 +159,6 @@ func TestPlantedProgramsRunWithoutEnviron(t *testing.T) {
 	}
 }
 
-// What cannot be overridden is found, in local scope only.
-func TestFindings(t *testing.T) {
-	dir, _, prog := repo(t)
-	git(t, dir, nil, "config", "diff.external", prog)
-	git(t, dir, nil, "config", "diff.evil.textconv", prog)
-	git(t, dir, nil, "config", "diff.tool.command", prog)
-	git(t, dir, nil, "config", "filter.x.clean", prog)
-	git(t, dir, nil, "config", "filter.x.process", prog)
-	git(t, dir, nil, "config", "submodule.lib.url", "https://example.com/lib")
-	git(t, dir, nil, "config", "color.ui", "auto")
-	inc := filepath.Join(t.TempDir(), "inc")
-	os.WriteFile(inc, []byte("[diff \"inc\"]\n\ttextconv = "+prog+"\n"), 0o644)
-	git(t, dir, nil, "config", "include.path", inc)
-	global := filepath.Join(dir, ".gitconfig")
-	os.WriteFile(global, []byte("[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n"), 0o644)
-
-	out := git(t, dir, gitsafe.Environ(nil), gitsafe.ListArgs...)
-	var got []string
-	for _, f := range gitsafe.Findings([]byte(out)) {
-		got = append(got, f.Key)
-	}
-	want := "diff.external,diff.evil.textconv,diff.tool.command,filter.x.clean,filter.x.process,submodule.lib.url,diff.inc.textconv"
-	if strings.Join(got, ",") != want {
-		t.Errorf("findings = %v\nwant       %v", got, want)
-	}
-}
-
 func TestEnvironKeepsCallerOverrides(t *testing.T) {
 	env := gitsafe.Environ([]string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=color.ui", "GIT_CONFIG_VALUE_0=never", "GIT_PAGER=less", "GIT_EXTERNAL_DIFF=x"})
 	joined := "\n" + strings.Join(env, "\n") + "\n"

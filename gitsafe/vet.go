@@ -1,0 +1,331 @@
+package gitsafe
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
+)
+
+// Finding is a reason to ask before running a git command: a key of the
+// repository's configuration that is not known to be inert, a credential
+// the command would print, or a form that opens a manual.
+type Finding struct {
+	// Key is the configuration key as git prints it ("diff.x.textconv"),
+	// or what else was found ("--help").
+	Key string
+	// File and Line locate the key; Line is 0 when it could not be told.
+	File string
+	Line int
+	// Why says what the key can do, in plain words.
+	Why string
+}
+
+func (f Finding) String() string {
+	switch {
+	case f.File == "":
+		return fmt.Sprintf("%s: %s", f.Key, f.Why)
+	case f.Line == 0:
+		return fmt.Sprintf("%s (%s): %s", f.Key, f.File, f.Why)
+	}
+	return fmt.Sprintf("%s (%s:%d): %s", f.Key, f.File, f.Line, f.Why)
+}
+
+// Timeout bounds each git child Vet starts.
+var Timeout = 5 * time.Second
+
+// Limits on what Vet reads: past them the command asks.
+const (
+	maxConfigSize = 1 << 20
+	maxIncludes   = 32
+)
+
+// Vet judges one git command that the gate would allow without asking:
+// argv is the command ("git", "log", ...), dir the directory it runs in
+// and environ its environment. It finds the repository as git does (after
+// "git -C DIR", $GIT_DIR, "--git-dir"), reads every configuration file the
+// repository controls (config, config.worktree, what include.path and
+// includeIf.*.path name, every submodule's) and reports each key that is
+// not on the list of inert keys, naming file and line. It reads the files
+// without running anything they name: each is read as a regular file
+// (never a FIFO or device) and parsed by "git config --file - --no-includes
+// --list -z" from standard input, under [Timeout].
+//
+// Also reported: "--help" and "git help" (they start a manual viewer), a
+// remote URL holding a user name or password when the command could print
+// it, and any global option Vet does not know. An error means the command
+// could not be judged; the caller asks then too. Outside a repository
+// there is nothing to find.
+func Vet(argv []string, dir string, environ []string) ([]Finding, error) {
+	inv, findings := parseInvocation(argv, dir)
+	repo, err := discover(inv.dir, firstNonEmpty(inv.gitDir, getenv(environ, "GIT_DIR")), getenv(environ, "GIT_COMMON_DIR"))
+	if errors.Is(err, errNoRepo) {
+		return findings, nil
+	}
+	if err != nil {
+		return findings, err
+	}
+	files, err := repo.configFiles()
+	if err != nil {
+		return findings, err
+	}
+	v := vetter{repo: repo, inv: inv, environ: environ, seen: map[string]bool{}}
+	for _, f := range files {
+		if err := v.file(f, 0); err != nil {
+			return append(findings, v.out...), err
+		}
+	}
+	return append(findings, v.out...), nil
+}
+
+// invocation is what git's global options say about a command.
+type invocation struct {
+	dir, gitDir, sub string
+}
+
+// parseInvocation reads git's global options ("-C", "--git-dir", "-c")
+// and the subcommand; what it does not know is a finding.
+func parseInvocation(argv []string, dir string) (invocation, []Finding) {
+	inv := invocation{dir: dir}
+	var out []Finding
+	i := 1
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		next := func() string {
+			if i+1 < len(argv) {
+				i++
+				return argv[i]
+			}
+			return ""
+		}
+		switch {
+		case a == "-C":
+			if d := next(); d != "" {
+				inv.dir = absJoin(inv.dir, d)
+			}
+		case a == "--git-dir":
+			inv.gitDir = absJoin(inv.dir, next())
+		case strings.HasPrefix(a, "--git-dir="):
+			inv.gitDir = absJoin(inv.dir, a[len("--git-dir="):])
+		case a == "-c":
+			out = append(out, commandLineKey(next())...)
+		case a == "--no-pager" || a == "-P" || a == "--no-replace-objects" || a == "--literal-pathspecs" ||
+			a == "--glob-pathspecs" || a == "--noglob-pathspecs" || a == "--icase-pathspecs" || a == "--no-optional-locks":
+		case strings.HasPrefix(a, "-"):
+			out = append(out, Finding{Key: a, Why: "a git option agentgate does not know how to judge"})
+		default:
+			inv.sub = a
+			i++
+			goto rest
+		}
+	}
+rest:
+	if inv.sub == "help" {
+		out = append(out, Finding{Key: "git help", Why: "starts a manual viewer or browser, which git configuration chooses"})
+	}
+	for _, a := range argv[i:] {
+		if a == "--" {
+			break
+		}
+		if a == "--help" {
+			out = append(out, Finding{Key: "--help", Why: "starts a manual viewer or browser, which git configuration chooses"})
+			break
+		}
+	}
+	return inv, out
+}
+
+func commandLineKey(kv string) []Finding {
+	key, _, _ := strings.Cut(kv, "=")
+	if inertNote(key) == "" || strings.EqualFold(key, "core.worktree") {
+		return []Finding{{Key: key, File: "-c", Why: explain(key)}}
+	}
+	return nil
+}
+
+type vetter struct {
+	repo    repository
+	inv     invocation
+	environ []string
+	seen    map[string]bool
+	out     []Finding
+}
+
+// file judges one configuration file and, through include.path and
+// includeIf.*.path, the files it includes.
+func (v *vetter) file(path string, depth int) error {
+	if v.seen[path] {
+		return nil
+	}
+	v.seen[path] = true
+	if len(v.seen) > maxIncludes+8 {
+		return fmt.Errorf("more than %d configuration files to read", maxIncludes)
+	}
+	data, err := fsutil.ReadRegular(path, maxConfigSize)
+	if errors.Is(err, os.ErrNotExist) && depth > 0 {
+		return nil // git skips a missing include
+	}
+	if err != nil {
+		return fmt.Errorf("git configuration file %s: %w", path, err)
+	}
+	entries, err := listConfig(data)
+	if err != nil {
+		return fmt.Errorf("git configuration file %s: %w", path, err)
+	}
+	lines := locate(data)
+	count := map[string]int{}
+	for _, e := range entries {
+		lower := strings.ToLower(e.key)
+		n := count[lower]
+		count[lower]++
+		line := 0
+		if ls := lines[lower]; n < len(ls) {
+			line = ls[n]
+		}
+		if f, bad := v.judge(e, path); bad {
+			f.File, f.Line = path, line
+			v.out = append(v.out, f)
+		}
+		if isInclude(lower) && depth < 10 {
+			target := e.value
+			if strings.HasPrefix(target, "~/") {
+				target = filepath.Join(getenv(v.environ, "HOME"), target[2:])
+			}
+			if err := v.file(absJoin(filepath.Dir(path), target), depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func isInclude(lowerKey string) bool {
+	return lowerKey == "include.path" || strings.HasPrefix(lowerKey, "includeif.") && strings.HasSuffix(lowerKey, ".path")
+}
+
+// judge says whether one entry is a finding.
+func (v *vetter) judge(e entry, path string) (Finding, bool) {
+	note := inertNote(e.key)
+	if note == "" {
+		return Finding{Key: e.key, Why: explain(e.key)}, true
+	}
+	lower := strings.ToLower(e.key)
+	switch {
+	case strings.HasSuffix(lower, ".url") || strings.HasSuffix(lower, ".pushurl"):
+		if strings.HasPrefix(e.value, "ext::") || strings.HasPrefix(e.value, "fd::") {
+			return Finding{Key: e.key, Why: "a remote helper URL that runs a program"}, true
+		}
+		if HasCredential(e.value) && printsURLs(v.inv.sub) {
+			return Finding{Key: e.key, Why: "holds a user name or password, which git " + v.inv.sub + " can print"}, true
+		}
+	case lower == "core.worktree":
+		// Relative to the git directory holding the file.
+		wt := absJoin(filepath.Dir(path), e.value)
+		top := v.repo.top
+		if top == "" || !within(wt, top) {
+			return Finding{Key: e.key, Why: "puts the working tree outside the project, where git reads and prints files"}, true
+		}
+	}
+	return Finding{}, false
+}
+
+// quietCommands never print a remote's URL.
+var quietCommands = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "branch": true, "rev-parse": true,
+	"ls-files": true, "blame": true, "shortlog": true, "describe": true, "grep": true, "cat-file": true,
+	"ls-tree": true, "rev-list": true, "diff-tree": true, "diff-files": true, "diff-index": true,
+	"show-ref": true, "merge-base": true, "name-rev": true, "reflog": true, "whatchanged": true,
+}
+
+func printsURLs(sub string) bool { return !quietCommands[sub] }
+
+// HasCredential reports whether a remote URL holds a secret: a password,
+// or any user name in an http(s) or ftp(s) URL (a token is often written
+// as the user name). "git@host:path" and ssh://git@host are not secrets.
+func HasCredential(raw string) bool {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.User == nil {
+		// Unparsable: look for "://user:pass@" by hand.
+		scheme, rest, ok := strings.Cut(raw, "://")
+		if !ok || scheme == "" {
+			return false
+		}
+		auth, _, ok := strings.Cut(rest, "@")
+		return ok && !strings.Contains(auth, "/") && auth != ""
+	}
+	if _, hasPass := u.User.Password(); hasPass {
+		return true
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https", "ftp", "ftps":
+		return u.User.Username() != ""
+	}
+	return false
+}
+
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// entry is one key of a configuration file.
+type entry struct{ key, value string }
+
+// listConfig parses a configuration file with git itself, from standard
+// input, so that no path in it is opened and nothing it names runs: git
+// config --list with --no-includes reads nothing else. The child runs in
+// "/" with an empty environment but PATH, under Timeout.
+func listConfig(data []byte) ([]entry, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, "git", "config", "--file", "-", "--no-includes", "--list", "-z")
+	c.Dir = "/"
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"HOME=/nonexistent", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.bareRepository", "GIT_CONFIG_VALUE_0=explicit"}
+	c.Stdin = bytes.NewReader(data)
+	c.WaitDelay = time.Second
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	out, err := c.Output()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("git config did not finish in %v", Timeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("git cannot read it: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	var entries []entry
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		k, val, _ := strings.Cut(string(rec), "\n")
+		entries = append(entries, entry{k, val})
+	}
+	return entries, nil
+}
+
+func getenv(environ []string, name string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,226 @@
+package gitsafe_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/agentgate/agentgate/gitsafe"
+)
+
+// plain makes a fresh repository as git init writes it, with one commit.
+func plain(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	git(t, dir, nil, "init", "-q")
+	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("a\n"), 0o644)
+	git(t, dir, nil, "add", ".")
+	git(t, dir, nil, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "first")
+	return dir
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(text)
+	f.Close()
+}
+
+// TestVet: what a hostile agent can plant in the repository, and what a
+// clean repository holds. want is a substring of the first finding ("" for
+// none), wantErr whether Vet cannot judge at all.
+func TestVet(t *testing.T) {
+	tests := []struct {
+		name    string
+		plant   func(t *testing.T, dir string) // dir is the working tree
+		argv    []string
+		in      string // subdirectory to run in
+		want    string
+		wantErr bool
+	}{
+		{name: "clean repository", plant: func(*testing.T, string) {}, argv: []string{"git", "status"}},
+		{name: "what git clone writes", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "remote", "add", "origin", "https://example.com/x.git")
+			git(t, dir, nil, "config", "branch.master.remote", "origin")
+			git(t, dir, nil, "config", "branch.master.merge", "refs/heads/master")
+			git(t, dir, nil, "config", "user.name", "t")
+			git(t, dir, nil, "config", "color.ui", "auto")
+		}, argv: []string{"git", "log"}},
+		{name: "core.fsmonitor, file and line named", plant: func(t *testing.T, dir string) {
+			appendFile(t, dir+"/.git/config", "[core]\n\tfsmonitor = ./x.sh\n")
+		}, argv: []string{"git", "status"}, want: "core.fsmonitor (DIR/.git/config:7): names a program git runs"},
+		{name: "a key nobody listed (man.viewer)", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "config", "man.viewer", "x")
+		}, argv: []string{"git", "log"}, want: "man.viewer"},
+		{name: "remote uploadpack", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "config", "remote.origin.uploadpack", "touch /tmp/x")
+		}, argv: []string{"git", "status"}, want: "remote.origin.uploadpack"},
+		{name: "partial clone promisor", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "config", "extensions.partialClone", "origin")
+		}, argv: []string{"git", "log"}, want: "extensions.partialclone"},
+		{name: "url insteadOf", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "config", "url.ext::sh -c touch% /tmp/x.insteadOf", "https://")
+		}, argv: []string{"git", "status"}, want: "insteadof"},
+		{name: "sequence editor", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "config", "sequence.editor", "x")
+		}, argv: []string{"git", "status"}, want: "sequence.editor"},
+		{name: "diff.submodule", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "config", "diff.submodule", "log")
+		}, argv: []string{"git", "diff"}, want: "diff.submodule"},
+		{name: "mixed case section", plant: func(t *testing.T, dir string) {
+			appendFile(t, dir+"/.git/config", "[CORE]\n\tPager = x\n")
+		}, argv: []string{"git", "log"}, want: "core.pager"},
+		{name: "one-line section and key", plant: func(t *testing.T, dir string) {
+			appendFile(t, dir+"/.git/config", "[core] sshCommand = x\n")
+		}, argv: []string{"git", "log"}, want: "core.sshcommand (DIR/.git/config:6)"},
+		{name: "include.path is not inert", plant: func(t *testing.T, dir string) {
+			appendFile(t, dir+"/inc.cfg", "[user]\n\tname = x\n")
+			git(t, dir, nil, "config", "include.path", "../inc.cfg")
+		}, argv: []string{"git", "log"}, want: "include.path"},
+		{name: "what an include holds is found in the included file", plant: func(t *testing.T, dir string) {
+			appendFile(t, dir+"/inc.cfg", "[user]\n\tname = x\n[diff \"x\"]\n\ttextconv = ./x.sh\n")
+			git(t, dir, nil, "config", "include.path", "../inc.cfg")
+		}, argv: []string{"git", "log"}, want: "include.path"},
+		{name: "includeIf", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "config", "includeIf.gitdir:/.path", "../inc.cfg")
+		}, argv: []string{"git", "log"}, want: "includeif.gitdir:/.path"},
+		{name: "config.worktree", plant: func(t *testing.T, dir string) {
+			appendFile(t, dir+"/.git/config.worktree", "[core]\n\tpager = x\n")
+		}, argv: []string{"git", "log"}, want: "core.pager (DIR/.git/config.worktree:2)"},
+		{name: "a submodule's own configuration", plant: func(t *testing.T, dir string) {
+			appendFile(t, dir+"/.git/modules/lib/config", "[core]\n\tfsmonitor = x\n")
+		}, argv: []string{"git", "status"}, want: "DIR/.git/modules/lib/config:2"},
+		{name: "a nested submodule's", plant: func(t *testing.T, dir string) {
+			appendFile(t, dir+"/.git/modules/a/modules/b/config", "[diff]\n\texternal = x\n")
+		}, argv: []string{"git", "diff"}, want: "diff.external"},
+		{name: "submodule worktree inside the project is inert", plant: func(t *testing.T, dir string) {
+			appendFile(t, dir+"/.git/modules/lib/config", "[core]\n\tworktree = ../../../lib\n")
+		}, argv: []string{"git", "status"}},
+		{name: "worktree outside the project", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "config", "core.worktree", "/etc")
+		}, argv: []string{"git", "diff"}, want: "core.worktree"},
+		{name: "token in a remote URL, git remote -v", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "remote", "add", "origin", "https://ghp_secret@github.com/x/y")
+		}, argv: []string{"git", "remote", "-v"}, want: "user name or password"},
+		{name: "user:password in a remote URL, ls-remote", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "remote", "add", "origin", "https://u:p@example.com/y")
+		}, argv: []string{"git", "ls-remote"}, want: "remote.origin.url"},
+		{name: "a token does not stop git log", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "remote", "add", "origin", "https://u:p@example.com/y")
+		}, argv: []string{"git", "log"}},
+		{name: "ssh user is no secret", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "remote", "add", "origin", "git@github.com:x/y.git")
+		}, argv: []string{"git", "remote", "-v"}},
+		{name: "ext:: remote", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "remote", "add", "origin", "ext::sh -c touch% /tmp/x")
+		}, argv: []string{"git", "log"}, want: "runs a program"},
+		{name: "git -C into a hostile repository", plant: func(t *testing.T, dir string) {
+			sub := filepath.Join(dir, "sub")
+			git(t, dir, nil, "init", "-q", "sub")
+			git(t, sub, nil, "config", "core.pager", "x")
+		}, argv: []string{"git", "-C", "sub", "log"}, want: "DIR/sub/.git/config"},
+		{name: "run from a subdirectory", plant: func(t *testing.T, dir string) {
+			os.MkdirAll(dir+"/a/b", 0o755)
+			git(t, dir, nil, "config", "core.pager", "x")
+		}, in: "a/b", argv: []string{"git", "log"}, want: "core.pager"},
+		{name: ".git file with gitdir:", plant: func(t *testing.T, dir string) {
+			other := filepath.Join(dir, "elsewhere")
+			os.Rename(filepath.Join(dir, ".git"), other)
+			os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: elsewhere\n"), 0o644)
+			git(t, dir, nil, "config", "core.pager", "x")
+		}, argv: []string{"git", "log"}, want: "DIR/elsewhere/config"},
+		{name: "linked worktree: commondir's config", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "worktree", "add", "-q", "wt")
+			git(t, dir, nil, "config", "core.pager", "x")
+		}, in: "wt", argv: []string{"git", "log"}, want: "DIR/.git/config"},
+		{name: "a bare-repository-shaped directory", plant: func(t *testing.T, dir string) {
+			os.RemoveAll(filepath.Join(dir, ".git"))
+			git(t, dir, nil, "init", "-q", "--bare", "b")
+			git(t, dir+"/b", nil, "config", "core.fsmonitor", "x")
+		}, in: "b", argv: []string{"git", "log"}, want: "core.fsmonitor"},
+		{name: "$GIT_DIR", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "init", "-q", "--bare", "b")
+			git(t, dir+"/b", nil, "config", "core.pager", "x")
+		}, argv: []string{"git", "--git-dir=b", "log"}, want: "DIR/b/config"},
+		{name: "-c on the command line", plant: func(*testing.T, string) {}, argv: []string{"git", "-c", "core.pager=x", "log"}, want: "core.pager"},
+		{name: "--help opens a manual", plant: func(*testing.T, string) {}, argv: []string{"git", "log", "--help"}, want: "--help"},
+		{name: "git help", plant: func(*testing.T, string) {}, argv: []string{"git", "help", "log"}, want: "git help"},
+		{name: "--help after -- is a path", plant: func(*testing.T, string) {}, argv: []string{"git", "log", "--", "--help"}},
+		{name: "unknown global option", plant: func(*testing.T, string) {}, argv: []string{"git", "--exec-path=/tmp", "log"}, want: "--exec-path"},
+		{name: "config is a FIFO", plant: func(t *testing.T, dir string) {
+			os.Remove(dir + "/.git/config")
+			unix.Mkfifo(dir+"/.git/config", 0o600)
+		}, argv: []string{"git", "log"}, wantErr: true},
+		{name: ".git is a FIFO", plant: func(t *testing.T, dir string) {
+			os.RemoveAll(dir + "/.git")
+			unix.Mkfifo(dir+"/.git", 0o600)
+		}, argv: []string{"git", "log"}, wantErr: true},
+		{name: "an include that is a FIFO", plant: func(t *testing.T, dir string) {
+			unix.Mkfifo(dir+"/fifo", 0o600)
+			git(t, dir, nil, "config", "include.path", "../fifo")
+		}, argv: []string{"git", "log"}, wantErr: true},
+		{name: "a huge config", plant: func(t *testing.T, dir string) {
+			appendFile(t, dir+"/.git/config", "#"+strings.Repeat("x", 2<<20)+"\n")
+		}, argv: []string{"git", "log"}, wantErr: true},
+		{name: "config git cannot parse", plant: func(t *testing.T, dir string) {
+			appendFile(t, dir+"/.git/config", "[core\n")
+		}, argv: []string{"git", "log"}, wantErr: true},
+		{name: "include loop", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "config", "include.path", "config")
+		}, argv: []string{"git", "log"}, want: "include.path"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := plain(t)
+			tt.plant(t, dir)
+			got, err := gitsafe.Vet(tt.argv, filepath.Join(dir, tt.in), []string{"HOME=" + dir})
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Vet(%q) error = %v; want error %v (findings %v)", tt.argv, err, tt.wantErr, got)
+			}
+			switch {
+			case tt.want == "" && !tt.wantErr && len(got) > 0:
+				t.Errorf("Vet(%q) = %v; want nothing", tt.argv, got)
+			case tt.want != "" && len(got) == 0:
+				t.Errorf("Vet(%q) found nothing; want %q", tt.argv, tt.want)
+			case tt.want != "" && !strings.Contains(got[0].String(), strings.ReplaceAll(tt.want, "DIR", dir)):
+				t.Errorf("Vet(%q) = %v; want the first to contain %q", tt.argv, got, strings.ReplaceAll(tt.want, "DIR", dir))
+			}
+			for _, f := range got {
+				if strings.Contains(f.String(), "ghp_secret") || strings.Contains(f.String(), "u:p@") {
+					t.Errorf("a finding shows the secret: %v", f)
+				}
+			}
+		})
+	}
+}
+
+func TestHasCredential(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"https://ghp_x@github.com/a/b":     true,
+		"https://u:p@example.com/a":        true,
+		"http://oauth2:tok@gitlab.com/a":   true,
+		"ssh://git:pw@host/x":              true,
+		"https://github.com/a/b":           false,
+		"git@github.com:a/b.git":           false,
+		"ssh://git@github.com/a/b":         false,
+		"/srv/git/x.git":                   false,
+		"https://u:p@exa mple.com/%zz":     true,
+		"file:///home/u/x":                 false,
+		"https://x-access-token:t@h/x.git": true,
+	} {
+		if got := gitsafe.HasCredential(raw); got != want {
+			t.Errorf("HasCredential(%q) = %v; want %v", raw, got, want)
+		}
+	}
+}
