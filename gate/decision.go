@@ -124,6 +124,8 @@ type Decision struct {
 	// commands are the words of every simple command, when known: the
 	// one command, or each part of a compound judged in split mode.
 	commands [][]string
+	// redirects are the file targets of redirects (split mode).
+	redirects []string
 }
 
 func allow(why Reason, more ...Reason) Decision {
@@ -164,15 +166,22 @@ func (d Decision) Literal() bool { return d.literal && len(d.argv) > 0 }
 // Escalate turns an allow into an ask for a reason found outside the
 // command text (the repository's configuration, say), keeping the rest of
 // the chain. Ask and deny are returned unchanged: nothing found later can
-// lower them.
+// lower them. A self-protection or sensitive-path reason makes the ask
+// sticky, as it is when the text names such a path.
 func Escalate(d Decision, why Reason) Decision {
 	if d.verdict != Allow {
 		return d
 	}
 	e := ask(why, d.reasons...)
-	e.argv, e.literal, e.commands = d.argv, d.literal, d.commands
+	e.argv, e.literal, e.commands, e.redirects = d.argv, d.literal, d.commands, d.redirects
+	e.sticky = why.Check == CheckSelfProtect || why.Check == CheckSensitive
 	return e
 }
+
+// Redirects returns the targets of the file redirects of a compound
+// judged in split mode ("< in.txt"), after quote removal: the files it
+// opens that are not in any command's words.
+func (d Decision) Redirects() []string { return append([]string(nil), d.redirects...) }
 
 // Commands returns the words of every simple command the gate judged:
 // the command itself, or each part of a compound judged in split mode.

@@ -49,13 +49,105 @@ func (p Paths) matchers() (self, sensitive matcher) {
 	return p.matcher(p.Self), p.matcher(p.Sensitive)
 }
 
-// DefaultSensitive are the secrets asked about by default.
-var DefaultSensitive = []string{
-	"~/.ssh", "~/.aws", "~/.config/gcloud", "~/.netrc", "~/.docker/config.json", "~/.gnupg",
-	"~/.kube/config", "~/.npmrc", "~/.pypirc", "~/.git-credentials", "~/.config/gh/hosts.yml",
-	".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
-	"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssl/private", "/dev/sd*", "/dev/nvme*", "/dev/mem",
-	"/dev/kmem", "/proc/*/environ", "/proc/kcore",
+// DefaultSensitive are the secrets asked about by default: the patterns
+// of [SensitiveDefaults].
+var DefaultSensitive = func() []string {
+	out := make([]string, len(SensitiveDefaults))
+	for i, d := range SensitiveDefaults {
+		out[i] = d.Pattern
+	}
+	return out
+}()
+
+// PathNote is a default pattern and why it is there.
+type PathNote struct{ Pattern, Note string }
+
+// SensitiveDefaults are the default sensitive patterns, each with its
+// reason; config.example.toml documents each (a test keeps them in step).
+// A "~/" pattern also matches the same components under any directory
+// (another user's home, /root), so these hold for every home.
+var SensitiveDefaults = []PathNote{
+	{"~/.ssh", "SSH keys, known hosts and agent config"},
+	{"~/.aws", "AWS credentials"},
+	{"~/.azure", "Azure CLI tokens"},
+	{"~/.config/gcloud", "Google Cloud credentials"},
+	{"~/.docker/config.json", "registry credentials"},
+	{"~/.gnupg", "GnuPG private keys"},
+	{"~/.kube", "Kubernetes credentials and cache"},
+	{"~/.config/gh/hosts.yml", "GitHub CLI token"},
+	{"~/.cargo/credentials", "crates.io token"},
+	{"~/.cargo/credentials.toml", "crates.io token"},
+	{"~/.terraform.d/credentials.tfrc.json", "Terraform Cloud token"},
+	{"~/.config/op", "1Password CLI"},
+	{"~/.password-store", "pass(1) store"},
+	{"~/.local/share/keyrings", "GNOME keyring"},
+	{".netrc", "machine passwords, anywhere"},
+	{".npmrc", "npm tokens, anywhere"},
+	{".pypirc", "PyPI tokens, anywhere"},
+	{".git-credentials", "git's stored passwords, anywhere"},
+	{".pgpass", "PostgreSQL passwords"},
+	{".my.cnf", "MySQL passwords"},
+	{".vault-token", "HashiCorp Vault token"},
+	{".env", "application secrets"},
+	{".env.*", "application secrets (.env.local, .env.production ...)"},
+	{".envrc", "direnv: often exports secrets"},
+	{"*.tfstate", "Terraform state: holds every secret it manages"},
+	{"*.tfstate.backup", "Terraform state backup"},
+	{"*.pem", "keys and certificates"},
+	{"*.key", "private keys"},
+	{"*.p12", "PKCS#12 key stores"},
+	{"*.pfx", "PKCS#12 key stores"},
+	{"*.jks", "Java key stores"},
+	{"*.keystore", "key stores"},
+	{"id_rsa*", "SSH keys wherever they are"},
+	{"id_dsa*", "SSH keys wherever they are"},
+	{"id_ecdsa*", "SSH keys wherever they are"},
+	{"id_ed25519*", "SSH keys wherever they are"},
+	{".bash_history", "shell history: typed passwords and tokens"},
+	{".zsh_history", "shell history"},
+	{".zhistory", "shell history"},
+	{".sh_history", "shell history"},
+	{".history", "shell history"},
+	{"fish_history", "fish shell history"},
+	{".python_history", "Python REPL history"},
+	{".node_repl_history", "Node REPL history"},
+	{".psql_history", "PostgreSQL client history"},
+	{".mysql_history", "MySQL client history"},
+	{".sqlite_history", "SQLite client history"},
+	{".rediscli_history", "redis-cli history"},
+	{"/etc/shadow", "password hashes"},
+	{"/etc/shadow-", "backup of /etc/shadow"},
+	{"/etc/gshadow", "group password hashes"},
+	{"/etc/gshadow-", "backup of /etc/gshadow"},
+	{"/etc/security/opasswd", "old password hashes"},
+	{"/etc/sudoers", "who may become root"},
+	{"/etc/ssl/private", "TLS private keys"},
+	{"/etc/ssh/ssh_host_*_key", "SSH host private keys"},
+	{"/run/secrets", "container and systemd secrets"},
+	{"/var/run/secrets", "Kubernetes service-account token and other secrets"},
+	{"/dev/sd*", "raw disks"},
+	{"/dev/hd*", "raw disks"},
+	{"/dev/vd*", "raw virtio disks"},
+	{"/dev/xvd*", "raw Xen disks"},
+	{"/dev/nvme*", "raw NVMe disks"},
+	{"/dev/mmcblk*", "raw SD/eMMC disks"},
+	{"/dev/dm-*", "device-mapper volumes (decrypted disks)"},
+	{"/dev/mapper", "device-mapper volumes"},
+	{"/dev/md*", "RAID volumes"},
+	{"/dev/loop*", "loop devices"},
+	{"/dev/disk", "disks by id, label, uuid, path"},
+	{"/dev/input", "keyboards and mice: keystrokes"},
+	{"/dev/port", "I/O ports"},
+	{"/dev/mem", "physical memory"},
+	{"/dev/kmem", "kernel memory"},
+	{"/proc/kcore", "kernel memory"},
+	{"/proc/*/environ", "a process's environment: tokens"},
+	{"/proc/*/cmdline", "a process's arguments: passwords on command lines"},
+	{"/proc/*/mem", "a process's memory"},
+	{"/proc/*/fd", "a process's open files"},
+	{"/proc/*/map_files", "a process's mapped files"},
+	{"/proc/*/auxv", "a process's auxiliary vector"},
+	{"/proc/*/stack", "a kernel stack"},
 }
 
 // DefaultSelf are protected in every setup: files that run commands at the
@@ -92,17 +184,22 @@ type pattern struct {
 }
 
 func (p Paths) matcher(patterns []string) matcher {
-	var nPrefix, nInner int
+	var nPrefix, nInner, nNames int
 	for _, pat := range patterns {
 		switch {
-		case strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~/"):
+		case strings.HasPrefix(pat, "~/"):
+			nPrefix++
+			nInner++
+		case strings.HasPrefix(pat, "/"):
 			nPrefix++
 		case strings.Contains(pat, "/"):
 			nInner++
+		default:
+			nNames++
 		}
 	}
-	all := make([]pattern, 0, len(patterns))
-	m := matcher{p: p, prefixes: all[:0:nPrefix], inner: all[nPrefix : nPrefix : nPrefix+nInner], names: all[nPrefix+nInner : nPrefix+nInner : len(patterns)]}
+	all := make([]pattern, 0, nPrefix+nInner+nNames)
+	m := matcher{p: p, prefixes: all[:0:nPrefix], inner: all[nPrefix : nPrefix : nPrefix+nInner], names: all[nPrefix+nInner : nPrefix+nInner : nPrefix+nInner+nNames]}
 	for _, pat := range patterns {
 		switch {
 		case strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~/"):
@@ -111,6 +208,10 @@ func (p Paths) matcher(patterns []string) matcher {
 				t.glob, t.head = true, t.value[:strings.LastIndexByte(t.value[:i], '/')+1]
 			}
 			m.prefixes = append(m.prefixes, t)
+			if rest, ok := strings.CutPrefix(pat, "~/"); ok && rest != "" && !strings.ContainsAny(rest, "*?[") {
+				// The same file under any home: /root/.ssh, /home/bob/.aws.
+				m.inner = append(m.inner, pattern{text: pat, value: "/" + strings.Trim(rest, "/")})
+			}
 		case strings.Contains(pat, "/"):
 			m.inner = append(m.inner, pattern{text: pat, value: "/" + strings.Trim(pat, "/")})
 		case pat != "":
@@ -138,8 +239,8 @@ func hits(segs [][]string, self, sensitive matcher) (selfHit, sensitiveHit pathH
 	var seen []string
 	for _, argv := range segs {
 		for _, w := range argv {
-			if strings.HasPrefix(w, "-") && !strings.Contains(w, "=") || slices.Contains(seen, w) {
-				continue // a flag (a flag with a value is checked below), or seen
+			if slices.Contains(seen, w) {
+				continue
 			}
 			if len(seen) < 64 {
 				seen = append(seen, w)
@@ -164,9 +265,31 @@ func hits(segs [][]string, self, sensitive matcher) (selfHit, sensitiveHit pathH
 	return selfHit, sensitiveHit, false
 }
 
-// candidates are the parts of a word that may be paths: the word, and
-// what follows "=" (--output=FILE) or ":" (a PATH-like list).
+// candidates are the parts of a word that may be paths: the word, what
+// follows "=" (--output=FILE) or ":" (a PATH-like list), and for a word of
+// short flags, every value a flag could have glued to it ("-f.env",
+// "-o.git/config", "-nm/etc/shadow").
 func candidates(w string) []string {
+	return PathCandidates(w)
+}
+
+// PathCandidates are the parts of a command word that may name files,
+// read as the gate reads them.
+func PathCandidates(w string) []string {
+	if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && len(w) > 2 {
+		out := []string{w}
+		if i := strings.IndexByte(w, '='); i >= 0 {
+			w = w[:i] + w[i+1:] // -o=FILE
+			out = append(out, w[i:])
+		}
+		for i := 2; i < len(w) && len(out) < 64; i++ {
+			out = append(out, w[i:])
+		}
+		return out
+	}
+	if strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+		return nil // --flag: its value is the next word
+	}
 	out := []string{w}
 	if _, v, ok := strings.Cut(w, "="); ok && v != "" {
 		out = append(out, v)
@@ -187,7 +310,7 @@ func (m matcher) match(abs string, glob bool) (string, bool) {
 		}
 	}
 	for _, t := range m.inner {
-		if strings.HasSuffix(abs, t.value) || strings.Contains(abs, t.value+"/") || (glob && strings.Contains(abs, "/.git")) {
+		if strings.HasSuffix(abs, t.value) || strings.Contains(abs, t.value+"/") || (glob && strings.HasPrefix(t.value, "/.git") && strings.Contains(abs, "/.git")) {
 			return t.text, true
 		}
 	}
@@ -342,4 +465,37 @@ func example(pattern, star string) string {
 		}
 	}
 	return string(b)
+}
+
+// MatchPath reports whether the absolute, cleaned path abs names a
+// self-protected pattern (check [CheckSelfProtect]) or a sensitive one
+// ([CheckSensitive]), and which.
+func (p Paths) MatchPath(abs string) (check Check, pattern string, ok bool) {
+	self, sensitive := p.matchers()
+	if pat, ok := self.match(abs, false); ok {
+		return CheckSelfProtect, pat, true
+	}
+	if pat, ok := sensitive.match(abs, false); ok {
+		return CheckSensitive, pat, true
+	}
+	return "", "", false
+}
+
+// MatchSensitive is [Paths.MatchPath] for the sensitive patterns only.
+func (p Paths) MatchSensitive(abs string) (pattern string, ok bool) {
+	_, sensitive := p.matchers()
+	return sensitive.match(abs, false)
+}
+
+// Resolve makes a word an absolute, cleaned path as the gate reads it:
+// "~", "~+" and $HOME expanded, relative words taken from Cwd; "~user"
+// is read as this home (only a caller that can look users up knows it).
+func (p Paths) Resolve(word string) string { return p.resolve(word) }
+
+// NetDevice reports whether a path is one of bash's network pseudo-files,
+// /dev/tcp/HOST/PORT and /dev/udp/HOST/PORT: a redirect to one opens a
+// connection.
+func NetDevice(p string) bool {
+	c := path.Clean("/" + strings.TrimLeft(p, "/"))
+	return strings.HasPrefix(c, "/dev/tcp/") || strings.HasPrefix(c, "/dev/udp/") || c == "/dev/tcp" || c == "/dev/udp"
 }

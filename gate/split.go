@@ -17,9 +17,12 @@ import (
 //     subshell, block, function, loop, conditional or other keyword;
 //   - every word is literal after quote removal: no variable, substitution,
 //     unquoted glob, brace or tilde, and no FOO=bar prefix;
-//   - the only redirects are output to /dev/null (>, >>, &>, &>> with any
-//     descriptor), descriptor duplications to a number (2>&1, >&2), and
-//     input (<) from a literal file;
+//   - the only redirects are output to /dev/null (>, >>, &>, &>>),
+//     duplications among the standard descriptors (2>&1, >&2), and input
+//     (<) from a literal file, all on descriptors 0, 1 and 2 only: "3<f"
+//     and ">&3" ask (a descriptor the gate cannot see);
+//   - a redirect to bash's network files /dev/tcp/* or /dev/udp/* (after
+//     quote removal, however spelled) is denied;
 //   - no ask rule matches, and each simple command alone passes the
 //     allowlist with its argument exceptions.
 //
@@ -42,6 +45,8 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 	var cmds [][]string
 	var args [][]Arg
 	var why *Reason
+	var refused *Reason
+	var inputs []string
 	var visit func(st *syntax.Stmt)
 	visit = func(st *syntax.Stmt) {
 		if why != nil {
@@ -52,9 +57,17 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 			return
 		}
 		for _, r := range st.Redirs {
-			if r2, ok := badRedirect(req.Text, r); !ok {
+			target, r2, ok := badRedirect(req.Text, r)
+			if NetDevice(target) {
+				refused = &Reason{Check: CheckOperator, Match: target,
+					Message: fmt.Sprintf("split mode: a redirect to %s opens a network connection", target)}
+			}
+			if !ok {
 				why = &r2
 				return
+			}
+			if r.Op == syntax.RdrIn {
+				inputs = append(inputs, target)
 			}
 		}
 		switch c := st.Cmd.(type) {
@@ -99,6 +112,9 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 	for _, st := range f.Stmts {
 		visit(st)
 	}
+	if refused != nil {
+		return deny(*refused), nil
+	}
 	if why != nil {
 		return ask(*why), nil
 	}
@@ -123,14 +139,26 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 	}
 	first := Reason{Check: CheckAllowlist, Match: fmt.Sprintf("%d commands", len(cmds)),
 		Message: fmt.Sprintf("split mode: each of the %d commands is on the allowlist", len(cmds))}
-	return allow(first, reasons...), cmds
+	// An input redirect names a file no command's words hold: judge it
+	// here, after full quote removal ($'.en\x76' is .env).
+	for _, in := range inputs {
+		if check, pat, ok := req.Paths.MatchPath(req.Paths.resolve(in)); ok {
+			d := ask(Reason{Check: check, Match: in, Rule: pat, Source: string(check),
+				Message: fmt.Sprintf("split mode: reads %s through a redirect, a protected path (%s)", quoteMatch(in), pat)})
+			d.sticky, d.redirects = true, inputs
+			return d, cmds
+		}
+	}
+	d := allow(first, reasons...)
+	d.redirects = inputs
+	return d, cmds
 }
 
 // badRedirect reports whether a redirect is one split mode accepts; if
-// not, it returns why.
-func badRedirect(text string, r *syntax.Redirect) (Reason, bool) {
+// not, it returns why. target is the redirect's word after quote removal,
+// when it is literal.
+func badRedirect(text string, r *syntax.Redirect) (target string, why Reason, ok bool) {
 	src := text[r.Pos().Offset():r.End().Offset()]
-	target := ""
 	literal := false
 	if r.Word != nil {
 		if _, static := staticWord(r.Word); static && expansion(r.Word, true) == "" {
@@ -139,20 +167,30 @@ func badRedirect(text string, r *syntax.Redirect) (Reason, bool) {
 			}
 		}
 	}
+	if r.N != nil && !standardFD(r.N.Value) {
+		return target, Reason{Check: CheckOperator, Match: r.N.Value + r.Op.String(),
+			Message: fmt.Sprintf("split mode: redirect %s uses descriptor %s; only 0, 1 and 2 may be redirected", src, r.N.Value)}, false
+	}
 	switch r.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll:
 		if literal && target == "/dev/null" {
-			return Reason{}, true
+			return target, Reason{}, true
 		}
 	case syntax.DplOut:
-		if literal && target != "" && strings.Trim(target, "0123456789") == "" {
-			return Reason{}, true
+		if literal && standardFD(target) {
+			return target, Reason{}, true
+		}
+		if literal && strings.Trim(target, "0123456789") == "" {
+			return target, Reason{Check: CheckOperator, Match: r.Op.String() + target,
+				Message: fmt.Sprintf("split mode: redirect %s duplicates descriptor %s; only 0, 1 and 2 may be duplicated", src, target)}, false
 		}
 	case syntax.RdrIn:
 		if literal && target != "" {
-			return Reason{}, true
+			return target, Reason{}, true
 		}
 	}
-	return Reason{Check: CheckOperator, Match: r.Op.String(),
+	return target, Reason{Check: CheckOperator, Match: r.Op.String(),
 		Message: fmt.Sprintf("split mode: redirect %s is not allowed (only output to /dev/null, 2>&1-style duplication, and < from a literal file)", src)}, false
 }
+
+func standardFD(s string) bool { return s == "0" || s == "1" || s == "2" }

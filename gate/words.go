@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -93,6 +94,10 @@ func wordArg(text string, w *syntax.Word, i int) (Arg, Reason, bool) {
 			Message: fmt.Sprintf("word %d (%s) contains %s, whose value the gate cannot know", i+1, src, part)}, false
 	}
 	fields, err := wordFields(w)
+	if be := (*BudgetError)(nil); errors.As(err, &be) {
+		return Arg{}, Reason{Check: CheckWords, Match: src,
+			Message: fmt.Sprintf("word %d (%s): %v", i+1, src, be)}, false
+	}
 	if err != nil || len(fields) != 1 {
 		return Arg{}, Reason{Check: CheckWords, Match: src,
 			Message: fmt.Sprintf("word %d (%s) expands to %d words", i+1, src, len(fields))}, false
@@ -117,6 +122,9 @@ func wordFields(w *syntax.Word) ([]string, error) {
 		if lit, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(lit.Value, "\\{") {
 			return []string{lit.Value}, nil
 		}
+	}
+	if n := braceFields(w); n > MaxBraceFields {
+		return nil, &BudgetError{What: "brace expansion", Limit: MaxBraceFields}
 	}
 	return expand.Fields(nil, w)
 }
