@@ -115,7 +115,11 @@ type Config struct {
 	AuditSyslog  bool
 	Sensitive    []string
 	Self         []string
-	Files        []File
+	// UntrustedDirs are directories the agent may write besides the
+	// project and the temporary directories (untrusted_dirs, from every
+	// file: more of them only tighten).
+	UntrustedDirs []string
+	Files         []File
 	// Ignored lists rules dropped by the policy's forbid_allow.
 	Ignored []allowlist.Rule
 	// Warnings are printed on stderr (untrusted or changed project file).
@@ -283,6 +287,8 @@ func Load(o Options) (*Config, error) {
 		c.Files = append(c.Files, File{l.path, l.role, status})
 		c.Rules = append(c.Rules, rules...)
 		c.Sensitive = append(c.Sensitive, f.Sensitive.Paths...)
+		// More agent-writable directories only tighten: from every file.
+		c.UntrustedDirs = append(c.UntrustedDirs, f.UntrustedDirs...)
 		if !l.trusted {
 			// An untrusted file may still tighten confinement.
 			if err := c.tightenSandbox(f, l.path, data); err != nil {

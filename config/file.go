@@ -29,6 +29,7 @@ type file struct {
 	BreakerWindow    *duration  `toml:"breaker_window"`
 	Sandbox          string     `toml:"sandbox"`
 	MinRuleSandbox   string     `toml:"min_rule_sandbox"`
+	UntrustedDirs    []string   `toml:"untrusted_dirs"`
 	Allow            ruleTable  `toml:"allow"`
 	Ask              ruleTable  `toml:"ask"`
 	Deny             ruleTable  `toml:"deny"`

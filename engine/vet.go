@@ -5,15 +5,21 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
+	"github.com/agentgate/agentgate/resolve"
 )
 
 // VetWorld runs the checks of an allowed command that need to look at the
-// world rather than the text: for git, the repository's configuration.
+// world rather than the text: what its words reach on disk (package
+// resolve) and, for git, the repository's configuration (gitsafe.Vet).
 // It can only turn an allow into an ask.
 func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 	d := j.Decision
 	if d.Verdict() != gate.Allow {
 		return d
+	}
+	if why := resolve.Check(resolve.Options{Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths,
+		Environ: e.Environ(), UntrustedDirs: j.Config.UntrustedDirs}, d.Commands(), d.Redirects()); len(why) > 0 {
+		return gate.Escalate(d, why[0])
 	}
 	for _, argv := range d.Commands() {
 		if len(argv) == 0 || argv[0] != "git" {

@@ -1,0 +1,181 @@
+package resolve
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate"
+)
+
+// opt is one option of a command line, as getopt reads it.
+type opt struct {
+	name  string // "-r", "--recursive"
+	value string
+}
+
+// getopt splits words into options and operands the way GNU getopt does:
+// short options bundle ("-rn"), a short option taking a value takes the
+// rest of its bundle or the next word, "--long=value" or "--long value"
+// for long options taking one, "--" ends the options, and operands may
+// come between options. withArg are the short letters taking a value,
+// longArg the long options that do.
+func getopt(words []string, withArg string, longArg map[string]bool) (opts []opt, operands []string) {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--":
+			return opts, append(operands, words[i+1:]...)
+		case strings.HasPrefix(w, "--"):
+			name, val, hasVal := strings.Cut(w, "=")
+			if !hasVal && longArg[name] && i+1 < len(words) {
+				i++
+				val = words[i]
+			}
+			opts = append(opts, opt{name, val})
+		case strings.HasPrefix(w, "-") && len(w) > 1:
+			for j := 1; j < len(w); j++ {
+				c := string(w[j])
+				if strings.Contains(withArg, c) {
+					val := w[j+1:]
+					if val == "" && i+1 < len(words) {
+						i++
+						val = words[i]
+					}
+					opts = append(opts, opt{"-" + c, val})
+					break
+				}
+				opts = append(opts, opt{"-" + c, ""})
+			}
+		default:
+			operands = append(operands, w)
+		}
+	}
+	return opts, operands
+}
+
+func has(opts []opt, names ...string) bool {
+	for _, o := range opts {
+		for _, n := range names {
+			if o.name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// listFromFile asks for programs told to read the names of the files to
+// read from a file: the gate cannot see that list.
+func (r *resolver) listFromFile(prog string, words []string) {
+	prog = path.Base(prog)
+	for i, w := range words {
+		name, _, _ := strings.Cut(w, "=")
+		bad := ""
+		switch {
+		case name == "--files0-from" || name == "--files-from" || name == "--arg-file" || name == "--include-from" && prog == "rsync":
+			bad = name
+		case (prog == "file") && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--"):
+			if opts, _ := getopt(words[i:i+1], "efFmP", nil); has(opts, "-f") {
+				bad = "-f"
+			}
+		case (prog == "tar" || prog == "bsdtar" || prog == "gtar") && (strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "T") || i == 0 && !strings.HasPrefix(w, "-") && strings.Contains(w, "T")):
+			bad = "-T"
+		case prog == "xargs" && strings.HasPrefix(w, "-a"):
+			bad = "-a"
+		}
+		if bad != "" {
+			r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "list of files",
+				Message: fmt.Sprintf("%s reads the names of the files to open from a file (%s), which the gate cannot see", prog, bad)})
+			return
+		}
+	}
+}
+
+// Options of the recursive readers: short letters taking a value and long
+// options taking one (from each program's manual).
+var (
+	grepArg  = "efmABCdDX"
+	grepLong = map[string]bool{"--regexp": true, "--file": true, "--max-count": true, "--after-context": true,
+		"--before-context": true, "--context": true, "--directories": true, "--devices": true, "--include": true,
+		"--exclude": true, "--exclude-from": true, "--exclude-dir": true, "--label": true, "--binary-files": true}
+	rgArg  = "eEfgjmMABCrtTd"
+	rgLong = map[string]bool{"--regexp": true, "--file": true, "--glob": true, "--iglob": true, "--threads": true,
+		"--max-count": true, "--max-columns": true, "--after-context": true, "--before-context": true, "--context": true,
+		"--replace": true, "--type": true, "--type-not": true, "--max-depth": true, "--encoding": true,
+		"--type-add": true, "--ignore-file": true, "--pre": true, "--pre-glob": true, "--sort": true, "--sortr": true,
+		"--max-filesize": true, "--path-separator": true, "--context-separator": true, "--field-match-separator": true,
+		"--colors": true, "--color": true, "--engine": true, "--dfa-size-limit": true, "--regex-size-limit": true}
+	diffArg  = "CDFILSUWxX"
+	diffLong = map[string]bool{"--label": true, "--exclude": true, "--exclude-from": true, "--starting-file": true,
+		"--from-file": true, "--to-file": true, "--ignore-matching-lines": true, "--show-function-line": true,
+		"--ifdef": true, "--tabsize": true, "--width": true, "--context": true, "--unified": true, "--color": true,
+		"--palette": true, "--horizon-lines": true, "--line-format": true, "--old-line-format": true,
+		"--new-line-format": true, "--unchanged-line-format": true}
+)
+
+// recursive judges the trees a recursive reader would read.
+func (r *resolver) recursive(prog string, words, argv []string) {
+	var roots []string
+	hidden, follow := true, false
+	switch path.Base(prog) {
+	case "grep", "egrep", "fgrep":
+		opts, operands := getopt(words, grepArg, grepLong)
+		rec := has(opts, "-r", "-R", "--recursive", "--dereference-recursive")
+		for _, o := range opts {
+			if (o.name == "-d" || o.name == "--directories") && o.value == "recurse" {
+				rec = true
+			}
+		}
+		if !rec {
+			return
+		}
+		follow = has(opts, "-R", "--dereference-recursive")
+		roots = patternOperands(opts, operands)
+	case "rg":
+		opts, operands := getopt(words, rgArg, rgLong)
+		u := 0
+		for _, o := range opts {
+			if o.name == "-u" {
+				u++
+			}
+		}
+		hidden = u >= 2 || has(opts, "--hidden", "-.")
+		follow = has(opts, "-L", "--follow")
+		if has(opts, "--files", "--type-list") && len(operands) == 0 {
+			roots = []string{"."}
+		} else {
+			roots = patternOperands(opts, operands)
+		}
+	case "diff":
+		opts, operands := getopt(words, diffArg, diffLong)
+		if !has(opts, "-r", "--recursive") {
+			return
+		}
+		roots = operands
+	case "git":
+		if len(words) < 1 || words[0] != "diff" {
+			return
+		}
+		opts, operands := getopt(words[1:], "", map[string]bool{})
+		if !has(opts, "--no-index") {
+			return
+		}
+		roots = operands
+	default:
+		return
+	}
+	r.walkRoots(roots, hidden, follow)
+}
+
+// patternOperands are the file operands of grep and rg: all operands when
+// the pattern came with -e or -f, else all but the first; "." when none.
+func patternOperands(opts []opt, operands []string) []string {
+	if !has(opts, "-e", "-f", "--regexp", "--file") && len(operands) > 0 {
+		operands = operands[1:]
+	}
+	if len(operands) == 0 {
+		return []string{"."}
+	}
+	return operands
+}

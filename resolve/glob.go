@@ -1,0 +1,101 @@
+package resolve
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate"
+)
+
+// MaxGlobSteps bounds the directory entries one command's glob expansion
+// may look at; past it the command asks.
+const MaxGlobSteps = 10000
+
+// expandGlobs returns words with each glob word replaced by the names it
+// matches (as bash would pass them), and the word itself, which bash
+// passes when nothing matches. The work is counted in directory entries
+// read; past MaxGlobSteps it stops and asks.
+func (r *resolver) expandGlobs(words []string) []string {
+	out := make([]string, 0, len(words))
+	steps := MaxGlobSteps
+	for _, w := range words {
+		out = append(out, w)
+		if !strings.ContainsAny(w, "*?[") {
+			continue
+		}
+		matches, ok := glob(r.lexical(w), &steps)
+		if !ok {
+			r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "glob",
+				Message: fmt.Sprintf("the glob %s matches too many names to check (more than %d steps)", quote(w), MaxGlobSteps)})
+			return out
+		}
+		for _, m := range matches {
+			// Relative words expand to relative names: a file named
+			// "-delete" reaches the program as a flag.
+			if !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && !strings.HasPrefix(w, "$") {
+				if rel, found := strings.CutPrefix(m, r.o.Cwd+"/"); found {
+					m = rel
+				}
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// glob expands an absolute pattern component by component, counting each
+// directory entry read against steps. It reports false when steps run out.
+// Hidden names match only a pattern component that starts with a dot, as
+// in bash.
+func glob(pattern string, steps *int) ([]string, bool) {
+	comps := strings.Split(pattern, "/")
+	cur := []string{"/"}
+	for _, c := range comps {
+		if c == "" {
+			continue
+		}
+		var next []string
+		if !strings.ContainsAny(c, "*?[") {
+			for _, d := range cur {
+				*steps--
+				next = append(next, path.Join(d, c))
+			}
+		} else {
+			for _, d := range cur {
+				entries, err := os.ReadDir(d)
+				if err != nil {
+					continue
+				}
+				for _, e := range entries {
+					*steps--
+					if *steps < 0 {
+						return nil, false
+					}
+					name := e.Name()
+					if strings.HasPrefix(name, ".") && !strings.HasPrefix(c, ".") {
+						continue
+					}
+					if ok, _ := path.Match(c, name); ok {
+						next = append(next, path.Join(d, name))
+					}
+				}
+			}
+		}
+		if *steps < 0 {
+			return nil, false
+		}
+		cur = next
+		if len(cur) == 0 {
+			return nil, true
+		}
+	}
+	var out []string
+	for _, p := range cur {
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out, true
+}

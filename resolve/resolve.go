@@ -1,0 +1,275 @@
+// Package resolve judges what the words of a command reach in the file
+// system, for a command the gate would allow. The gate (package gate)
+// reads only the text; this package looks at the disk.
+//
+// # Threat
+//
+// An agent that can write files in the project plants what the text does
+// not show: a symlink "notes.txt" to ~/.ssh/id_ed25519, a directory whose
+// tree holds a key or a link leaving it, a program "ls" in a directory on
+// a relative PATH entry, a file named "--files0-from=list". A check of the
+// text alone is beaten by each.
+//
+// # What is judged
+//
+// For every simple command and every input redirect target:
+//
+//   - every word that may name a file (the word, a value after "=", a
+//     value glued to short flags) is made absolute ("~", "~user", $HOME,
+//     "..", "//") and walked component by component as the kernel does:
+//     every symlink on the way and every step of its target is matched
+//     against the self-protected and sensitive patterns; /proc/PID/root,
+//     /proc/self/cwd and the like reach what they point at;
+//   - a glob is expanded, under a budget, and each name is judged as a
+//     word (a file named like a flag included);
+//   - a program that reads a list of file names from a file
+//     (--files0-from, --files-from, file -f, tar -T) asks: the list is
+//     not visible;
+//   - a recursive reader (grep -r/-R, rg, diff -r, git diff --no-index)
+//     asks when the tree it would read holds a sensitive file, a symlink
+//     leaving the tree, a special file, or a .git config holding a
+//     credential, found by a bounded walk that covers what the reader
+//     reads; past the bound it asks;
+//   - the program itself asks when PATH holds a relative or empty entry
+//     before it is found, or when it (or its symlink's target) lies in an
+//     agent-writable directory (see [Options.AgentWritable]).
+//
+// Check and run are not simultaneous: a file can change between the two.
+// This package closes what can be seen at decision time.
+package resolve
+
+import (
+	"fmt"
+	"os"
+	"os/user"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate"
+)
+
+// Options are what a judgment needs besides the command.
+type Options struct {
+	// Cwd is where the command runs, Home the user's home directory.
+	Cwd, Home string
+	// Paths are the self-protected and sensitive patterns.
+	Paths gate.Paths
+	// Environ is the environment the command runs with (PATH, TMPDIR).
+	Environ []string
+	// UntrustedDirs are more agent-writable directories (config
+	// untrusted_dirs), "~/" allowed.
+	UntrustedDirs []string
+	// MaxWalk bounds the entries a recursive reader's tree walk visits;
+	// 0 means DefaultMaxWalk.
+	MaxWalk int
+}
+
+// DefaultMaxWalk is the default bound of a tree walk.
+const DefaultMaxWalk = 20000
+
+// maxLinks is the kernel's bound on symlinks followed in one lookup.
+const maxLinks = 40
+
+// Check judges the commands of an allowed decision (argv lists) and the
+// files its input redirects open, and returns the reasons to ask, most
+// important first; none means nothing was found. It never returns an
+// allow: the caller escalates with the first reason.
+func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
+	r := &resolver{o: o, seen: map[string]bool{}}
+	if r.o.Paths.Home == "" {
+		r.o.Paths.Home = o.Home
+	}
+	if r.o.Paths.Cwd == "" {
+		r.o.Paths.Cwd = o.Cwd
+	}
+	r.o.Paths = r.o.Paths.Compile()
+	for _, argv := range commands {
+		if len(argv) == 0 {
+			continue
+		}
+		r.program(argv[0])
+		words := r.expandGlobs(argv[1:])
+		r.listFromFile(argv[0], words)
+		for _, w := range words {
+			for _, c := range gate.PathCandidates(w) {
+				r.path(w, c)
+			}
+		}
+		r.recursive(argv[0], words, argv)
+	}
+	for _, t := range redirects {
+		r.path(t, t)
+	}
+	return r.out
+}
+
+type resolver struct {
+	o    Options
+	out  []gate.Reason
+	seen map[string]bool
+}
+
+func (r *resolver) add(why gate.Reason) {
+	key := string(why.Check) + "\x00" + why.Match + "\x00" + why.Message
+	if r.seen[key] || len(r.out) >= 16 {
+		return
+	}
+	r.seen[key] = true
+	r.out = append(r.out, why)
+}
+
+// path judges one candidate c of word w: every path the lookup of c
+// passes through.
+func (r *resolver) path(w, c string) {
+	abs := r.lexical(c)
+	if abs == "" {
+		return
+	}
+	if gate.NetDevice(path.Clean(abs)) {
+		r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "resolved path",
+			Message: fmt.Sprintf("%s is a network connection in bash", quote(w))})
+	}
+	visited, err := walkLinks(abs)
+	if err != nil {
+		r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "resolved path",
+			Message: fmt.Sprintf("cannot tell what %s reaches: %v", quote(w), err)})
+	}
+	visited = append(visited, path.Clean(abs))
+	for _, p := range visited {
+		for _, q := range procAliases(p) {
+			if check, pat, ok := r.o.Paths.MatchPath(q); ok {
+				msg := fmt.Sprintf("%s reaches %s, which may hold secrets (%s): reading it sends them to the model", quote(w), q, pat)
+				if check == gate.CheckSelfProtect {
+					msg = fmt.Sprintf("%s reaches %s, a protected file that changes how commands run (%s)", quote(w), q, pat)
+				}
+				r.add(gate.Reason{Check: check, Match: w, Rule: pat, Source: "resolved path", Message: msg})
+				return
+			}
+		}
+	}
+}
+
+// lexical makes c absolute without cleaning it (".." after a symlink is
+// the symlink target's parent, so it is left to walkLinks): "~", "~user",
+// "~+", $HOME and ${HOME} expanded, a relative path taken from Cwd.
+func (r *resolver) lexical(c string) string {
+	if c == "" {
+		return ""
+	}
+	home := r.o.Home
+	switch {
+	case c == "$HOME" || c == "${HOME}" || c == "~":
+		return home
+	case strings.HasPrefix(c, "$HOME/"):
+		return home + c[5:]
+	case strings.HasPrefix(c, "${HOME}/"):
+		return home + c[7:]
+	case strings.HasPrefix(c, "~+/") || c == "~+":
+		return r.o.Cwd + c[2:]
+	case strings.HasPrefix(c, "~/"):
+		return home + c[1:]
+	case strings.HasPrefix(c, "~"):
+		name, rest, _ := strings.Cut(c[1:], "/")
+		if u, err := user.Lookup(name); err == nil && u.HomeDir != "" {
+			return u.HomeDir + "/" + rest
+		}
+		return home + "/" + rest // judged as this home, as the gate does
+	case strings.HasPrefix(c, "/"):
+		return c
+	}
+	return r.o.Cwd + "/" + c
+}
+
+// walkLinks looks abs up component by component as the kernel does and
+// returns every symlink on the way and every path its targets lead to,
+// the final path last. A component that does not exist ends the walk; the
+// rest is taken as written.
+func walkLinks(abs string) ([]string, error) {
+	var visited []string
+	cur := "/"
+	comps := strings.Split(abs, "/")
+	links := 0
+	for len(comps) > 0 {
+		c := comps[0]
+		comps = comps[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = path.Dir(cur)
+			continue
+		}
+		next := path.Join(cur, c)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			rest := path.Join(append([]string{next}, comps...)...)
+			return append(visited, rest), nil
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		links++
+		if links > maxLinks {
+			return visited, fmt.Errorf("more than %d symlinks", maxLinks)
+		}
+		visited = append(visited, next)
+		target, err := os.Readlink(next)
+		if err != nil {
+			if isProcLink(next) {
+				// /proc/PID/root of a process we may not inspect: the
+				// path it names from the root.
+				target = "/"
+			} else {
+				return visited, err
+			}
+		}
+		if !strings.HasPrefix(target, "/") && strings.Contains(target, ":[") {
+			// /proc/PID/fd/N of a pipe or socket: not a path.
+			return visited, nil
+		}
+		if strings.HasPrefix(target, "/") {
+			cur = "/"
+		}
+		visited = append(visited, path.Join(cur, target))
+		comps = append(strings.Split(target, "/"), comps...)
+	}
+	return append(visited, cur), nil
+}
+
+func isProcLink(p string) bool {
+	parts := strings.Split(p, "/")
+	return len(parts) == 4 && parts[1] == "proc" && (parts[3] == "root" || parts[3] == "cwd" || parts[3] == "exe")
+}
+
+// procAliases returns p and, for a path under /proc/PID/task/TID/, the
+// same path under /proc/PID/: a thread's files are its process's.
+func procAliases(p string) []string {
+	out := []string{p}
+	parts := strings.Split(p, "/")
+	if len(parts) >= 5 && parts[1] == "proc" && parts[3] == "task" {
+		out = append(out, "/"+path.Join(append([]string{"proc", parts[2]}, parts[5:]...)...))
+	}
+	return out
+}
+
+func quote(s string) string { return fmt.Sprintf("%q", s) }
+
+// getenv returns the last value of name in environ.
+func getenv(environ []string, name string) (string, bool) {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+func within(p, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
