@@ -6,11 +6,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -39,8 +42,10 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": cmdExits,
-			"audit": cmdAudit,
+			"exits":       cmdExits,
+			"audit":       cmdAudit,
+			"listen":      cmdListen,
+			"connections": cmdConnections,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" {
@@ -146,5 +151,53 @@ func cmdAudit(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	default:
 		ts.Fatalf("audit: unknown selector %q", sel)
+	}
+}
+
+// listeners are the TCP listeners scripts started, by script and name.
+var listeners sync.Map // "*testscript.TestScript name" -> *atomic.Int64
+
+// cmdListen starts a TCP listener on 127.0.0.1 for the rest of the
+// script, sets $NAME_PORT to its port and counts the connections it
+// accepts (see connections):
+//
+//	listen L
+//	! exec agentgate exec -- 'cat </dev/tcp/127.0.0.1/'$L_PORT
+//	connections L 0
+func cmdListen(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: listen NAME")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		ts.Fatalf("listen: %v", err)
+	}
+	n := new(atomic.Int64)
+	listeners.Store(fmt.Sprintf("%p %s", ts, args[0]), n)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			n.Add(1)
+			c.Close()
+		}
+	}()
+	ts.Defer(func() { l.Close() })
+	ts.Setenv(args[0]+"_PORT", strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
+}
+
+// cmdConnections checks how many connections the listener NAME accepted.
+func cmdConnections(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: connections NAME N")
+	}
+	v, ok := listeners.Load(fmt.Sprintf("%p %s", ts, args[0]))
+	if !ok {
+		ts.Fatalf("connections: no listener %s", args[0])
+	}
+	if got := v.(*atomic.Int64).Load(); strconv.FormatInt(got, 10) != args[1] {
+		ts.Fatalf("connections: listener %s accepted %d; want %s", args[0], got, args[1])
 	}
 }

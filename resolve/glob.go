@@ -60,6 +60,9 @@ func glob(pattern string, steps *int) ([]string, bool) {
 		if !strings.ContainsAny(c, "*?[") {
 			for _, d := range cur {
 				*steps--
+				if *steps < 0 {
+					return nil, false
+				}
 				next = append(next, path.Join(d, c))
 			}
 		} else {

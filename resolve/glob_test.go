@@ -1,0 +1,35 @@
+package resolve
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzGlobBudget: however the pattern is written, glob expansion does at
+// most its budget of steps (directory entries looked at), reports when it
+// ran out, and finds no more names than steps it took.
+func FuzzGlobBudget(f *testing.F) {
+	for _, s := range []string{"/*", "/*/*/*", "/usr/*/*", "/usr/lib/*.so", "/[a-z]*/*", "/proc/*/task/*/*", "/**/**/**", "/???/*", "/etc/.*"} {
+		f.Add(s, 100)
+	}
+	f.Fuzz(func(t *testing.T, pattern string, budget int) {
+		if len(pattern) > 100 || strings.ContainsRune(pattern, 0) || budget < 0 || budget > 5000 {
+			return
+		}
+		steps := budget
+		matches, ok := glob("/"+pattern, &steps)
+		used := budget - steps
+		if ok && steps < 0 {
+			t.Fatalf("%q: ran past its budget (%d steps of %d) without saying so", pattern, used, budget)
+		}
+		if !ok && matches != nil {
+			t.Fatalf("%q: out of budget but returned names", pattern)
+		}
+		if ok && len(matches) > used+1 {
+			t.Fatalf("%q: %d names from %d steps", pattern, len(matches), used)
+		}
+		if used > budget+strings.Count(pattern, "/")+1 {
+			t.Fatalf("%q: %d steps for a budget of %d", pattern, used, budget)
+		}
+	})
+}

@@ -1,0 +1,218 @@
+package resolve_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/resolve"
+)
+
+// world is a home with secrets and a project an agent can write.
+type world struct {
+	home, proj, other string
+}
+
+func newWorld(t *testing.T) world {
+	t.Helper()
+	root := t.TempDir()
+	w := world{home: filepath.Join(root, "home", "u"), other: filepath.Join(root, "home", "bob")}
+	w.proj = filepath.Join(w.home, "proj")
+	for _, d := range []string{w.proj + "/src", w.home + "/.ssh", w.other + "/.aws", w.home + "/.local/bin"} {
+		os.MkdirAll(d, 0o755)
+	}
+	os.WriteFile(w.home+"/.ssh/id_ed25519", []byte("SECRET"), 0o600)
+	os.WriteFile(w.other+"/.aws/credentials", []byte("SECRET"), 0o600)
+	os.WriteFile(w.proj+"/src/main.go", []byte("package main"), 0o644)
+	os.Mkdir(w.proj+"/.git", 0o755)
+	return w
+}
+
+func (w world) opts() resolve.Options {
+	return resolve.Options{Cwd: w.proj, Home: w.home, Environ: []string{"PATH=/usr/bin:/bin"},
+		Paths: gate.Paths{Home: w.home, Cwd: w.proj, Self: gate.DefaultSelf, Sensitive: gate.DefaultSensitive}}
+}
+
+// TestCheck: each case plants what a hostile agent would and names a
+// command the text-only gate allows; want is a substring of the first
+// reason ("" for none).
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name  string
+		plant func(t *testing.T, w world)
+		argv  []string
+		redir []string
+		env   []string
+		want  string
+	}{
+		{name: "plain file", argv: []string{"cat", "src/main.go"}},
+		{name: "symlink to a key", plant: func(t *testing.T, w world) {
+			os.Symlink(w.home+"/.ssh/id_ed25519", w.proj+"/notes.txt")
+		}, argv: []string{"cat", "notes.txt"}, want: "reaches"},
+		{name: "symlink chain to a key", plant: func(t *testing.T, w world) {
+			os.Symlink("b", w.proj+"/a")
+			os.Symlink("../.ssh", w.proj+"/b")
+		}, argv: []string{"cat", "a/id_ed25519"}, want: "~/.ssh"},
+		{name: "symlinked directory then ..", plant: func(t *testing.T, w world) {
+			os.Symlink(w.home+"/.ssh", w.proj+"/d")
+		}, argv: []string{"cat", "d/../.ssh/id_ed25519"}, want: "~/.ssh"},
+		{name: "another user's home", argv: []string{"cat", "../../bob/.aws/credentials"}, want: "~/.aws"},
+		{name: "/root's keys", argv: []string{"ls", "/root/.ssh"}, want: "~/.ssh"},
+		{name: "a project's own .netrc", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.netrc", []byte("machine x password y"), 0o600)
+		}, argv: []string{"cat", "./sub/../.netrc"}, want: ".netrc"},
+		{name: "glued flag value", argv: []string{"head", "-n1", "-c.env"}, want: ".env"},
+		{name: "glued value to a symlink", plant: func(t *testing.T, w world) {
+			os.Symlink(w.home+"/.ssh/id_ed25519", w.proj+"/k")
+		}, argv: []string{"sort", "-ok"}, want: "reaches"},
+		{name: "--opt=symlink", plant: func(t *testing.T, w world) {
+			os.Symlink(w.home+"/.ssh/id_ed25519", w.proj+"/k")
+		}, argv: []string{"grep", "--file=k", "x"}, want: "reaches"},
+		{name: "/proc/self/root", argv: []string{"cat", "/proc/self/root/HOME/.ssh/id_ed25519"}, want: "~/.ssh"},
+		{name: "/proc/self/environ", argv: []string{"cat", "/proc/self/environ"}, want: "/proc/*/environ"},
+		{name: "/proc/thread-self/environ", argv: []string{"cat", "/proc/thread-self/environ"}, want: "/proc/*/environ"},
+		{name: "/proc/self/cwd to a secret", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K=V"), 0o600)
+		}, argv: []string{"cat", "/proc/self/cwd/.env"}, want: ".env"},
+		{name: "~user", argv: []string{"ls", "~root/.ssh"}, want: "~/.ssh"},
+		{name: "$HOME in a word", argv: []string{"cat", "$HOME/.ssh/id_ed25519"}, want: "~/.ssh"},
+		{name: "double slashes", argv: []string{"cat", "//etc//shadow"}, want: "/etc/shadow"},
+		{name: "glob reaching a symlinked key", plant: func(t *testing.T, w world) {
+			os.Symlink(w.home+"/.ssh/id_ed25519", w.proj+"/notes.txt")
+		}, argv: []string{"cat", "*.txt"}, want: "reaches"},
+		{name: "file named like a flag, list of files", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/--files0-from=list", nil, 0o644)
+		}, argv: []string{"wc", "*"}, want: "reads the names of the files"},
+		{name: "--files0-from", argv: []string{"wc", "--files0-from=list"}, want: "reads the names"},
+		{name: "file -f", argv: []string{"file", "-bf", "list"}, want: "file -f"[5:]},
+		{name: "tar -T", argv: []string{"tar", "-cT", "list"}, want: "-T"},
+		{name: "grep -r over a planted key", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/src/server.key", []byte("K"), 0o600)
+		}, argv: []string{"grep", "-rn", "x", "."}, want: "server.key"},
+		{name: "grep -r with no operand reads the working directory", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/src/.env", []byte("K"), 0o600)
+		}, argv: []string{"grep", "-r", "x"}, want: ".env"},
+		{name: "grep -r over a symlink leaving the tree", plant: func(t *testing.T, w world) {
+			os.Symlink(w.home, w.proj+"/src/up")
+		}, argv: []string{"grep", "-R", "x", "src"}, want: "leading out of the tree"},
+		{name: "grep -r into .git with a token", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.git/config", []byte("[remote \"o\"]\n\turl = https://tok@example.com/x\n"), 0o644)
+		}, argv: []string{"grep", "-r", "x", "."}, want: "holds a credential"},
+		{name: "grep -r into .git without one", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.git/config", []byte("[remote \"o\"]\n\turl = https://example.com/x\n"), 0o644)
+		}, argv: []string{"grep", "-r", "x", "."}},
+		{name: "grep -r over a FIFO", plant: func(t *testing.T, w world) {
+			unix.Mkfifo(w.proj+"/src/pipe", 0o600)
+		}, argv: []string{"grep", "-r", "x", "src"}, want: "special file"},
+		{name: "grep -d recurse", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/src/id_rsa", []byte("K"), 0o600)
+		}, argv: []string{"grep", "-d", "recurse", "x", "src"}, want: "id_rsa"},
+		{name: "grep -e pattern: every operand is a file", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/src/id_rsa", []byte("K"), 0o600)
+		}, argv: []string{"grep", "-re", "x", "src"}, want: "id_rsa"},
+		{name: "grep without -r is no walk", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/src/id_rsa", []byte("K"), 0o600)
+		}, argv: []string{"grep", "x", "src/main.go"}},
+		{name: "rg skips hidden", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"rg", "x"}},
+		{name: "rg --hidden reads it", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"rg", "--hidden", "x"}, want: ".env"},
+		{name: "rg -uu reads it", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"rg", "-uu", "x"}, want: ".env"},
+		{name: "rg over a visible key", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/src/tls.pem", []byte("K"), 0o600)
+		}, argv: []string{"rg", "x"}, want: "tls.pem"},
+		{name: "diff -r", plant: func(t *testing.T, w world) {
+			os.Symlink(w.home+"/.ssh", w.proj+"/src/keys")
+		}, argv: []string{"diff", "-r", "src", "/nonexistent"}, want: "src"},
+		{name: "git diff --no-index of directories", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/src/prod.tfstate", []byte("K"), 0o600)
+		}, argv: []string{"git", "diff", "--no-index", "src", "/nonexistent"}, want: "prod.tfstate"},
+		{name: "walk past its bound asks", plant: func(t *testing.T, w world) {
+			for i := 0; i < 60; i++ {
+				os.WriteFile(filepath.Join(w.proj, "src", strings.Repeat("f", i+1)), nil, 0o644)
+			}
+		}, argv: []string{"grep", "-r", "x", "src"}, want: "too many"},
+		{name: "relative PATH entry", env: []string{"PATH=bin:/usr/bin"}, argv: []string{"ls"}, want: "relative entry bin"},
+		{name: "empty PATH entry", env: []string{"PATH=:/usr/bin"}, argv: []string{"ls"}, want: "empty"},
+		{name: "program in the project", plant: func(t *testing.T, w world) {
+			os.MkdirAll(w.proj+"/bin", 0o755)
+			os.WriteFile(w.proj+"/bin/ls", []byte("#!/bin/sh\n"), 0o755)
+		}, env: []string{"PATH=PROJ/bin:/usr/bin"}, argv: []string{"ls"}, want: "a directory the agent can write"},
+		{name: "program in /tmp", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/../x", nil, 0o644)
+		}, argv: []string{"/tmp/ls"}, want: "/tmp"},
+		{name: "trusted ~/.local/bin", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.home+"/.local/bin/ls", []byte("#!/bin/sh\n"), 0o755)
+		}, env: []string{"PATH=HOME/.local/bin:/usr/bin"}, argv: []string{"ls"}},
+		{name: "trusted dir linking into the project", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/evil", []byte("#!/bin/sh\n"), 0o755)
+			os.Symlink(w.proj+"/evil", w.home+"/.local/bin/ls")
+		}, env: []string{"PATH=HOME/.local/bin:/usr/bin"}, argv: []string{"ls"}, want: "agent can write"},
+		{name: "input redirect through a symlink", plant: func(t *testing.T, w world) {
+			os.Symlink(w.home+"/.ssh/id_ed25519", w.proj+"/in.txt")
+		}, argv: []string{"cat"}, redir: []string{"in.txt"}, want: "reaches"},
+		{name: "redirect from /dev/tcp", argv: []string{"cat"}, redir: []string{"/dev/tcp/127.0.0.1/9"}, want: "network"},
+		{name: "symlink loop", plant: func(t *testing.T, w world) {
+			os.Symlink("loop", w.proj+"/loop")
+		}, argv: []string{"cat", "loop"}, want: "symlinks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t)
+			if tt.plant != nil {
+				tt.plant(t, w)
+			}
+			o := w.opts()
+			o.MaxWalk = 50
+			if tt.env != nil {
+				o.Environ = nil
+				for _, kv := range tt.env {
+					o.Environ = append(o.Environ, strings.NewReplacer("PROJ", w.proj, "HOME", w.home).Replace(kv))
+				}
+			}
+			argv := append([]string(nil), tt.argv...)
+			for i := range argv {
+				argv[i] = strings.ReplaceAll(argv[i], "/HOME/", w.home+"/")
+			}
+			got := resolve.Check(o, [][]string{argv}, tt.redir)
+			switch {
+			case tt.want == "" && len(got) > 0:
+				t.Errorf("Check(%q) = %v; want nothing", argv, got)
+			case tt.want != "" && len(got) == 0:
+				t.Errorf("Check(%q) found nothing; want %q", argv, tt.want)
+			case tt.want != "" && !strings.Contains(got[0].Message+" "+got[0].Rule, tt.want):
+				t.Errorf("Check(%q) = %v; want the first to contain %q", argv, got[0], tt.want)
+			}
+			for _, r := range got {
+				if r.Check != gate.CheckSensitive && r.Check != gate.CheckSelfProtect {
+					t.Errorf("reason %v is neither sensitive nor self-protection: it would not be sticky", r)
+				}
+			}
+		})
+	}
+}
+
+func TestAgentWritable(t *testing.T) {
+	w := newWorld(t)
+	o := w.opts()
+	o.UntrustedDirs = []string{"~/Downloads", "/srv/shared"}
+	o.Environ = append(o.Environ, "TMPDIR=/scratch")
+	for dir, want := range map[string]bool{
+		w.proj: true, w.proj + "/node_modules/.bin": true, "/tmp": true, "/tmp/x": true, "/var/tmp": true,
+		"/dev/shm": true, "/scratch/y": true, w.home + "/Downloads": true, "/srv/shared/bin": true,
+		"/usr/bin": false, "/bin": false, w.home + "/.local/bin": false, w.home + "/go/bin": false,
+		w.home + "/.cargo/bin": false, "/home/nobody": false, "/etc": false,
+	} {
+		if _, got := o.AgentWritable(dir); got != want {
+			t.Errorf("AgentWritable(%s) = %v; want %v", dir, got, want)
+		}
+	}
+}
