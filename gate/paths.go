@@ -368,10 +368,48 @@ func (p Paths) resolve(word string) string {
 		}
 		word = p.Cwd + "/" + word
 	}
-	if isClean(word) {
-		return word
+	if !isClean(word) {
+		word = path.Clean(word)
 	}
-	return path.Clean(word)
+	if strings.HasPrefix(word, "/proc/") {
+		word = p.procPath(word)
+	}
+	return word
+}
+
+// procPath reads a /proc path as what it reaches: a thread's files are
+// its process's (/proc/PID/task/TID/environ is /proc/PID/environ,
+// /proc/thread-self is /proc/self), /proc/PID/root/X is /X, and
+// /proc/self/cwd/X is X in the working directory (for another process,
+// judged the same way: the pure gate cannot look).
+func (p Paths) procPath(abs string) string {
+	for i := 0; i < 4; i++ {
+		parts := strings.SplitN(abs, "/", 6) // "", "proc", PID, what, ...
+		if len(parts) < 4 || parts[1] != "proc" {
+			return abs
+		}
+		rest := ""
+		if len(parts) > 4 {
+			rest = "/" + strings.Join(parts[4:], "/")
+		}
+		switch {
+		case parts[2] == "thread-self":
+			abs = "/proc/self/" + strings.Join(parts[3:], "/")
+		case parts[3] == "task" && len(parts) >= 5:
+			tail := ""
+			if len(parts) == 6 {
+				tail = "/" + parts[5]
+			}
+			abs = "/proc/" + parts[2] + tail
+		case parts[3] == "root":
+			return path.Clean("/" + rest)
+		case parts[3] == "cwd" && p.Cwd != "":
+			return path.Clean(p.Cwd + rest)
+		default:
+			return abs
+		}
+	}
+	return abs
 }
 
 // isClean reports whether path.Clean would leave the absolute path p as
