@@ -202,7 +202,8 @@ func writeSync(f *os.File, buf []byte) error {
 // ReadHead reads the head kept beside a log.
 func ReadHead(path string) (Head, error) {
 	var h Head
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegular(path, 1<<16) // a FIFO planted here must not hang
+
 	if err != nil {
 		return h, err
 	}

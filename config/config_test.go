@@ -337,3 +337,15 @@ func TestProtectedPathsFromConfig(t *testing.T) {
 		t.Errorf("last rule %v", r)
 	}
 }
+
+// untrusted_dirs merges from every file, an untrusted project's too: more
+// agent-writable directories only make commands ask more.
+func TestUntrustedDirsMerge(t *testing.T) {
+	w := newWorld(t)
+	w.write(filepath.Join(w.cfg, "config.toml"), "untrusted_dirs = [\"~/Downloads\"]\n")
+	w.write(filepath.Join(w.repo, ".agentgate.toml"), "untrusted_dirs = [\"/srv/shared\"]\n")
+	c := w.load(w.opts())
+	if got := strings.Join(c.UntrustedDirs, ","); !strings.Contains(got, "~/Downloads") || !strings.Contains(got, "/srv/shared") {
+		t.Errorf("UntrustedDirs = %q; want both files' entries", got)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/config"
+	"github.com/agentgate/agentgate/gate"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated part of config.example.toml")
@@ -24,6 +25,39 @@ func defaultsDoc() string {
 		}
 	}
 	return b.String()
+}
+
+// sensitiveDoc documents every default sensitive pattern with its note.
+func sensitiveDoc() string {
+	var b strings.Builder
+	for _, d := range gate.SensitiveDefaults {
+		fmt.Fprintf(&b, "#   %-38s %s\n", d.Pattern, d.Note)
+	}
+	return b.String()
+}
+
+// config.example.toml documents every default sensitive path.
+func TestExampleDocumentsSensitive(t *testing.T) {
+	path := filepath.Join("..", "config.example.toml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	begin, end := strings.Index(s, "# BEGIN SENSITIVE\n"), strings.Index(s, "# END SENSITIVE")
+	if begin < 0 || end < begin {
+		t.Fatal("config.example.toml lacks the BEGIN/END SENSITIVE markers")
+	}
+	begin += len("# BEGIN SENSITIVE\n")
+	if want := sensitiveDoc(); s[begin:end] != want {
+		if *update {
+			if err := os.WriteFile(path, []byte(s[:begin]+want+s[end:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Fatalf("config.example.toml does not document the default sensitive paths as they are; run: go test ./config -run TestExampleDocumentsSensitive -update")
+	}
 }
 
 // config.example.toml documents every default entry, and it is a valid
