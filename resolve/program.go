@@ -25,7 +25,11 @@ func (o Options) AgentWritable(dir string) (string, bool) {
 			return "", false
 		}
 	}
-	roots := []string{ProjectRoot(o.Cwd, o.Home), "/tmp", "/var/tmp", "/dev/shm"}
+	project := o.projectRoot
+	if project == "" {
+		project = ProjectRoot(o.Cwd, o.Home)
+	}
+	roots := []string{project, "/tmp", "/var/tmp", "/dev/shm"}
 	if t, ok := getenv(o.Environ, "TMPDIR"); ok && filepath.IsAbs(t) {
 		roots = append(roots, t)
 	}

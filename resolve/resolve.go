@@ -63,6 +63,8 @@ type Options struct {
 	// MaxWalk bounds the entries a recursive reader's tree walk visits;
 	// 0 means DefaultMaxWalk.
 	MaxWalk int
+
+	projectRoot string // computed once per Check
 }
 
 // DefaultMaxWalk is the default bound of a tree walk.
@@ -84,6 +86,7 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 		r.o.Paths.Cwd = o.Cwd
 	}
 	r.o.Paths = r.o.Paths.Compile()
+	r.o.projectRoot = ProjectRoot(o.Cwd, o.Home)
 	for _, argv := range commands {
 		if len(argv) == 0 {
 			continue
