@@ -83,7 +83,102 @@ func Vet(argv []string, dir string, environ []string) ([]Finding, error) {
 			return append(findings, v.out...), err
 		}
 	}
+	if len(v.out) == 0 {
+		// Only a repository whose own configuration is inert is asked for
+		// its submodules: that runs git in it.
+		if err := v.submodules(repo, 0); err != nil {
+			return append(findings, v.out...), err
+		}
+	}
 	return append(findings, v.out...), nil
+}
+
+// maxGitlinks bounds the submodules judged per repository, and
+// maxSubmoduleDepth how deep submodules of submodules are followed.
+const (
+	maxGitlinks       = 256
+	maxSubmoduleDepth = 3
+)
+
+// submodules judges the configuration of every submodule checked out in
+// the working tree with a git directory of its own (an old-style
+// "sub/.git" directory, or a "gitdir:" file pointing anywhere): git status
+// and diff recurse into them and run git there, with their configuration.
+// The gitlinks come from the index ("git ls-files --stage"), read with
+// the command-scope overrides and under the timeout.
+func (v *vetter) submodules(repo repository, depth int) error {
+	if repo.top == "" || depth >= maxSubmoduleDepth {
+		return nil
+	}
+	paths, err := gitlinks(repo, v.environ)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		sub := filepath.Join(repo.top, p)
+		if !within(sub, repo.top) {
+			continue
+		}
+		dotgit := filepath.Join(sub, ".git")
+		fi, err := os.Lstat(dotgit)
+		if err != nil {
+			continue // not checked out
+		}
+		if !fi.IsDir() && !fi.Mode().IsRegular() {
+			return fmt.Errorf("submodule %s: %s is not a regular file or directory", p, dotgit)
+		}
+		nested, err := discover(sub, "", "")
+		if err != nil {
+			return fmt.Errorf("submodule %s: %w", p, err)
+		}
+		files, err := nested.configFiles()
+		if err != nil {
+			return err
+		}
+		before := len(v.out)
+		for _, f := range files {
+			if err := v.file(f, 0); err != nil {
+				return err
+			}
+		}
+		if len(v.out) == before {
+			if err := v.submodules(nested, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// gitlinks lists the paths of the submodules (mode 160000) in the index.
+func gitlinks(repo repository, environ []string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, "git", "--git-dir="+repo.gitDir, "--work-tree="+repo.top, "ls-files", "--stage", "-z")
+	c.Dir = repo.top
+	c.Env = append(Environ(environ), "GIT_OPTIONAL_LOCKS=0", "GIT_DIR="+repo.gitDir)
+	c.WaitDelay = time.Second
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	out, err := c.Output()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("git ls-files did not finish in %v", Timeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot list the submodules: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	var paths []string
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
+		if !ok || !bytes.HasPrefix(meta, []byte("160000 ")) {
+			continue
+		}
+		if len(paths) >= maxGitlinks {
+			return nil, fmt.Errorf("more than %d submodules", maxGitlinks)
+		}
+		paths = append(paths, string(p))
+	}
+	return paths, nil
 }
 
 // invocation is what git's global options say about a command.

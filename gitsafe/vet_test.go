@@ -107,6 +107,28 @@ func TestVet(t *testing.T) {
 		{name: "submodule worktree inside the project is inert", plant: func(t *testing.T, dir string) {
 			appendFile(t, dir+"/.git/modules/lib/config", "[core]\n\tworktree = ../../../lib\n")
 		}, argv: []string{"git", "status"}},
+		{name: "an old-style submodule with its own .git directory", plant: func(t *testing.T, dir string) {
+			sub := filepath.Join(dir, "sub")
+			git(t, dir, nil, "init", "-q", "sub")
+			git(t, sub, nil, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "x")
+			git(t, dir, nil, "add", "sub")
+			git(t, sub, nil, "config", "filter.x.clean", "./x.sh")
+		}, argv: []string{"git", "status"}, want: "filter.x.clean (DIR/sub/.git/config"},
+		{name: "a submodule whose .git file points elsewhere", plant: func(t *testing.T, dir string) {
+			sub := filepath.Join(dir, "sub")
+			git(t, dir, nil, "init", "-q", "sub")
+			git(t, sub, nil, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "x")
+			git(t, dir, nil, "add", "sub")
+			os.Rename(filepath.Join(sub, ".git"), filepath.Join(dir, "hidden.git"))
+			os.WriteFile(filepath.Join(sub, ".git"), []byte("gitdir: ../hidden.git\n"), 0o644)
+			git(t, dir, nil, "--git-dir=hidden.git", "config", "core.pager", "x")
+		}, argv: []string{"git", "diff"}, want: "DIR/hidden.git/config"},
+		{name: "a clean submodule", plant: func(t *testing.T, dir string) {
+			sub := filepath.Join(dir, "sub")
+			git(t, dir, nil, "init", "-q", "sub")
+			git(t, sub, nil, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "x")
+			git(t, dir, nil, "add", "sub")
+		}, argv: []string{"git", "status"}},
 		{name: "worktree outside the project", plant: func(t *testing.T, dir string) {
 			git(t, dir, nil, "config", "core.worktree", "/etc")
 		}, argv: []string{"git", "diff"}, want: "core.worktree"},
