@@ -76,6 +76,9 @@ func FuzzSplit(f *testing.F) {
 	for _, s := range append(append([]string{}, splitRuns...), splitAsks...) {
 		f.Add(s)
 	}
+	for _, s := range []string{"ls 3<f.txt | head", "ls >&3 && ls", "cat </dev/tcp/127.0.0.1/80 | head", "cat < $'/dev/tcp/h/1' && ls", "ls 2>&1 | head"} {
+		f.Add(s)
+	}
 	rules := allowlist.Defaults()
 	f.Fuzz(func(t *testing.T, text string) {
 		d := gate.Decide(gate.Request{Text: text, Rules: rules, Split: true})
@@ -102,13 +105,19 @@ func FuzzSplit(f *testing.F) {
 					}
 				}
 				for _, r := range n.Redirs {
+					if r.Fd != "" && r.Fd != "0" && r.Fd != "1" && r.Fd != "2" {
+						t.Fatalf("split allowed %q redirecting descriptor %s", text, r.Fd)
+					}
+					if gate.NetDevice(r.Target.Value) {
+						t.Fatalf("split allowed %q with a network redirect %q", text, r.Target.Text)
+					}
 					switch r.Op {
 					case ">", ">>", "&>", "&>>":
 						if r.Target.Value != "/dev/null" {
 							t.Fatalf("split allowed %q writing to %q", text, r.Target.Text)
 						}
 					case ">&":
-						if strings.Trim(r.Target.Value, "0123456789") != "" || r.Target.Value == "" {
+						if v := r.Target.Value; v != "0" && v != "1" && v != "2" {
 							t.Fatalf("split allowed %q duplicating to %q", text, r.Target.Text)
 						}
 					case "<":

@@ -368,13 +368,28 @@ func (p Paths) resolve(word string) string {
 		}
 		word = p.Cwd + "/" + word
 	}
+	if strings.HasPrefix(strings.TrimLeft(word, "/"), "proc/") {
+		// Before cleaning: /proc/self/cwd/.. is the working directory's
+		// parent, not /proc/self.
+		word = p.procPath(squeeze(word))
+	}
 	if !isClean(word) {
 		word = path.Clean(word)
 	}
-	if strings.HasPrefix(word, "/proc/") {
-		word = p.procPath(word)
-	}
 	return word
+}
+
+// squeeze removes doubled slashes and "." components from an absolute
+// path, leaving ".." where it is.
+func squeeze(abs string) string {
+	parts := strings.Split(abs, "/")
+	out := parts[:0]
+	for _, c := range parts {
+		if c != "" && c != "." {
+			out = append(out, c)
+		}
+	}
+	return "/" + strings.Join(out, "/")
 }
 
 // procPath reads a /proc path as what it reaches: a thread's files are

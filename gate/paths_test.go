@@ -1,6 +1,7 @@
 package gate_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentgate/agentgate/allowlist"
@@ -87,5 +88,52 @@ func TestProtectedPaths(t *testing.T) {
 	in.Cwd = "/home/u/.ssh"
 	if d := gate.Decide(gate.Request{Text: "cat config", Rules: allowlist.Defaults(), Paths: in}); !d.Sticky() {
 		t.Errorf("cat config inside ~/.ssh: %s %+v", d.Verdict(), d.Primary())
+	}
+}
+
+func TestPathCandidates(t *testing.T) {
+	for w, want := range map[string]string{
+		"-f.env":           "-f.env|.env|env|nv|v",
+		"-o.git/config":    "-o.git/config|.git/config|git/config|it/config|t/config|/config|config|onfig|nfig|fig|ig|g",
+		"--output=x.pem":   "--output=x.pem|x.pem",
+		"--files0-from":    "",
+		"-o=k.pem":         "-o=k.pem|k.pem|k.pem|.pem|pem|em|m",
+		"a:b":              "a:b|a|b",
+		"plain.txt":        "plain.txt",
+		"-":                "",
+		"-x":               "",
+		"--":               "",
+		"dir/--weird=.env": "dir/--weird=.env|.env",
+	} {
+		if got := strings.Join(gate.PathCandidates(w), "|"); got != want {
+			t.Errorf("PathCandidates(%q) = %q; want %q", w, got, want)
+		}
+	}
+}
+
+func TestResolveProc(t *testing.T) {
+	p := gate.Paths{Home: "/home/u", Cwd: "/home/u/proj"}
+	for in, want := range map[string]string{
+		"/proc/self/root/etc/shadow":         "/etc/shadow",
+		"/proc/1/root":                       "/",
+		"/proc/thread-self/environ":          "/proc/self/environ",
+		"/proc/self/task/7/environ":          "/proc/self/environ",
+		"/proc/thread-self/root/etc/gshadow": "/etc/gshadow",
+		"/proc/self/cwd/.env":                "/home/u/proj/.env",
+		"/proc/self/cwd/../../x":             "/home/x",
+		"/proc/cpuinfo":                      "/proc/cpuinfo",
+		"//proc//self//root//etc//shadow":    "/etc/shadow",
+	} {
+		if got := p.Resolve(in); got != want {
+			t.Errorf("Resolve(%q) = %q; want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]bool{
+		"/dev/tcp/h/1": true, "/dev//udp/h/1": true, "/dev/./tcp/x": true, "dev/tcp/x": true,
+		"/dev/null": false, "/dev/tcpx": false, "/tmp/dev/tcp/x": false,
+	} {
+		if got := gate.NetDevice(in); got != want {
+			t.Errorf("NetDevice(%q) = %v; want %v", in, got, want)
+		}
 	}
 }
