@@ -67,7 +67,7 @@ func glob(pattern string, steps *int) ([]string, bool) {
 			}
 		} else {
 			for _, d := range cur {
-				entries, err := os.ReadDir(d)
+				entries, err := readDir(d)
 				if err != nil {
 					continue
 				}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -214,5 +215,20 @@ func TestAgentWritable(t *testing.T) {
 		if _, got := o.AgentWritable(dir); got != want {
 			t.Errorf("AgentWritable(%s) = %v; want %v", dir, got, want)
 		}
+	}
+}
+
+// A glob through a FIFO named like a directory never blocks.
+func TestGlobThroughFIFO(t *testing.T) {
+	w := newWorld(t)
+	if err := unix.Mkfifo(w.proj+"/d", 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []gate.Reason)
+	go func() { done <- resolve.Check(w.opts(), [][]string{{"cat", "d/*", "d/x/*"}}, nil) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Check blocks on a FIFO in a glob")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"syscall"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
@@ -62,7 +63,7 @@ func (r *resolver) walkTree(root, real string, hidden, follow bool, budget *int)
 	for len(queue) > 0 && *budget > 0 {
 		d := queue[0]
 		queue = queue[1:]
-		entries, err := os.ReadDir(d.path)
+		entries, err := readDir(d.path)
 		if err != nil {
 			continue // the reader cannot read it either
 		}
@@ -145,4 +146,15 @@ func gitCredential(p string) bool {
 		}
 	}
 	return false
+}
+
+// readDir lists a directory without ever blocking: opened non-blocking
+// with O_DIRECTORY, a FIFO or device put in its place fails at once.
+func readDir(p string) ([]fs.DirEntry, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
 }
