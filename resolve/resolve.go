@@ -45,6 +45,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentgate/agentgate/gate"
 )
@@ -78,7 +79,7 @@ const maxLinks = 40
 // important first; none means nothing was found. It never returns an
 // allow: the caller escalates with the first reason.
 func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
-	r := &resolver{o: o, seen: map[string]bool{}}
+	r := &resolver{o: o, seen: map[string]bool{}, deadline: time.Now().Add(WalkTimeout)}
 	if r.o.Paths.Home == "" {
 		r.o.Paths.Home = o.Home
 	}
@@ -108,9 +109,10 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 }
 
 type resolver struct {
-	o    Options
-	out  []gate.Reason
-	seen map[string]bool
+	o        Options
+	out      []gate.Reason
+	seen     map[string]bool
+	deadline time.Time
 }
 
 func (r *resolver) add(why gate.Reason) {

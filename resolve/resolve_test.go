@@ -232,3 +232,16 @@ func TestGlobThroughFIFO(t *testing.T) {
 		t.Fatal("Check blocks on a FIFO in a glob")
 	}
 }
+
+// Past the wall-clock guard a walk asks (the guard set to nothing here;
+// the entry budget is what bounds work in practice).
+func TestWalkTimeout(t *testing.T) {
+	w := newWorld(t)
+	old := resolve.WalkTimeout
+	resolve.WalkTimeout = -time.Second
+	defer func() { resolve.WalkTimeout = old }()
+	got := resolve.Check(w.opts(), [][]string{{"grep", "-r", "x", "src"}}, nil)
+	if len(got) == 0 || !strings.Contains(got[0].Message, "could not be checked within") {
+		t.Errorf("Check = %v; want the walk to give up and ask", got)
+	}
+}

@@ -9,11 +9,17 @@ import (
 	"path"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
 	"github.com/agentgate/agentgate/internal/fsutil"
 )
+
+// WalkTimeout is a loose wall-clock guard on a tree walk, against a slow
+// or hostile file system (a FUSE mount that answers slowly); the entry
+// budget, not this, bounds the work, so tests never depend on timing.
+var WalkTimeout = 10 * time.Second
 
 // walkRoots walks each root that is a directory, as a recursive reader
 // would read it: hidden entries only when hidden is set (grep reads them,
@@ -61,6 +67,12 @@ func (r *resolver) walkTree(root, real string, hidden, follow bool, budget *int)
 			Message: fmt.Sprintf("reads %s recursively, and %s %s", quote(root), p, msg)}
 	}
 	for len(queue) > 0 && *budget > 0 {
+		if time.Now().After(r.deadline) {
+			// A loose guard against a slow file system; the entry budget
+			// is what bounds the work.
+			return gate.Reason{Check: gate.CheckSensitive, Match: root, Source: "recursive read",
+				Message: fmt.Sprintf("reads %s recursively, and the tree could not be checked within %v", quote(root), WalkTimeout)}, false
+		}
 		d := queue[0]
 		queue = queue[1:]
 		entries, err := readDir(d.path)
