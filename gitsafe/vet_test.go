@@ -57,6 +57,13 @@ func TestVet(t *testing.T) {
 			git(t, dir, nil, "config", "user.name", "t")
 			git(t, dir, nil, "config", "color.ui", "auto")
 		}, argv: []string{"git", "log"}},
+		{name: "what VS Code, gh and commit signing set", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "remote", "add", "origin", "https://example.com/x.git")
+			git(t, dir, nil, "config", "remote.origin.gh-resolved", "base")
+			git(t, dir, nil, "config", "branch.feat/x.vscode-merge-base", "origin/main")
+			git(t, dir, nil, "config", "user.signingkey", "ABCD")
+			git(t, dir, nil, "config", "commit.gpgsign", "true")
+		}, argv: []string{"git", "status"}},
 		{name: "core.fsmonitor, file and line named", plant: func(t *testing.T, dir string) {
 			appendFile(t, dir+"/.git/config", "[core]\n\tfsmonitor = ./x.sh\n")
 		}, argv: []string{"git", "status"}, want: "core.fsmonitor (DIR/.git/config:7): names a program git runs"},
