@@ -343,9 +343,13 @@ var quietCommands = map[string]bool{
 func printsURLs(sub string) bool { return !quietCommands[sub] }
 
 // HasCredential reports whether a remote URL holds a secret: a password,
-// or any user name in an http(s) or ftp(s) URL (a token is often written
-// as the user name). "git@host:path" and ssh://git@host are not secrets.
+// any user name in an http(s) or ftp(s) URL (a token is often written as
+// the user name), or a query in an http(s) URL ("?access_token=").
+// "git@host:path" and ssh://git@host are not secrets.
 func HasCredential(raw string) bool {
+	if tokenInQuery(raw) {
+		return true
+	}
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.User == nil {
 		// Unparsable: look for "://user:pass@" by hand.
@@ -364,6 +368,13 @@ func HasCredential(raw string) bool {
 		return u.User.Username() != ""
 	}
 	return false
+}
+
+// tokenInQuery reports whether an http(s) URL carries a query, where
+// tokens are often put ("?access_token=...").
+func tokenInQuery(raw string) bool {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.RawQuery != ""
 }
 
 func within(p, dir string) bool {

@@ -247,6 +247,7 @@ func TestHasCredential(t *testing.T) {
 		"https://u:p@exa mple.com/%zz":     true,
 		"file:///home/u/x":                 false,
 		"https://x-access-token:t@h/x.git": true,
+		"https://h/x.git?access_token=abc": true,
 	} {
 		if got := gitsafe.HasCredential(raw); got != want {
 			t.Errorf("HasCredential(%q) = %v; want %v", raw, got, want)
