@@ -254,3 +254,24 @@ func TestHasCredential(t *testing.T) {
 		}
 	}
 }
+
+// The second layer: under Environ git refuses a planted bare repository
+// it would otherwise use from inside it.
+func TestEnvironRefusesBareRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	git(t, dir, nil, "init", "-q", "--bare", "b")
+	bare := filepath.Join(dir, "b")
+	if out := git(t, bare, nil, "rev-parse", "--git-dir"); strings.TrimSpace(out) != "." {
+		t.Fatalf("without Environ git does not use the bare repository (%q); the test proves nothing", out)
+	}
+	c := exec.Command("git", "rev-parse", "--git-dir")
+	c.Dir = bare
+	c.Env = gitsafe.Environ([]string{"HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1", "PATH=" + os.Getenv("PATH")})
+	out, err := c.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "bare repository") {
+		t.Errorf("under Environ git used the bare repository: %v %s", err, out)
+	}
+}
