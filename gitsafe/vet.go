@@ -83,6 +83,7 @@ func Vet(argv []string, dir string, environ []string) ([]Finding, error) {
 			return append(findings, v.out...), err
 		}
 	}
+	v.alternates(repo)
 	if len(v.out) == 0 {
 		// Only a repository whose own configuration is inert is asked for
 		// its submodules: that runs git in it.
@@ -91,6 +92,35 @@ func Vet(argv []string, dir string, environ []string) ([]Finding, error) {
 		}
 	}
 	return append(findings, v.out...), nil
+}
+
+// alternates reports object directories the repository borrows from
+// outside its own tree (objects/info/alternates, http-alternates): git
+// log and show would print another repository's contents.
+func (v *vetter) alternates(repo repository) {
+	objects := filepath.Join(repo.commonDir, "objects")
+	for _, name := range []string{"info/alternates", "info/http-alternates"} {
+		p := filepath.Join(objects, name)
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
+		data, err := fsutil.ReadRegular(p, 64<<10)
+		if err != nil {
+			v.out = append(v.out, Finding{Key: name, File: p, Why: "cannot be read as a small regular file: " + err.Error()})
+			continue
+		}
+		for n, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			alt := absJoin(objects, line)
+			if name == "info/http-alternates" || repo.top == "" || !within(alt, repo.top) && !within(alt, repo.commonDir) {
+				v.out = append(v.out, Finding{Key: name, File: p, Line: n + 1,
+					Why: "borrows objects from outside the project (" + line + "): git log and show would print another repository's contents"})
+			}
+		}
+	}
 }
 
 // maxGitlinks bounds the submodules judged per repository, and

@@ -136,6 +136,13 @@ func TestVet(t *testing.T) {
 			git(t, sub, nil, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "x")
 			git(t, dir, nil, "add", "sub")
 		}, argv: []string{"git", "status"}},
+		{name: "objects borrowed from another repository", plant: func(t *testing.T, dir string) {
+			appendFile(t, dir+"/.git/objects/info/alternates", "/home/bob/private/.git/objects\n")
+		}, argv: []string{"git", "log"}, want: "info/alternates (DIR/.git/objects/info/alternates:1)"},
+		{name: "objects borrowed from inside the project", plant: func(t *testing.T, dir string) {
+			os.MkdirAll(dir+"/vendor/objects", 0o755)
+			appendFile(t, dir+"/.git/objects/info/alternates", "../../vendor/objects\n")
+		}, argv: []string{"git", "log"}},
 		{name: "worktree outside the project", plant: func(t *testing.T, dir string) {
 			git(t, dir, nil, "config", "core.worktree", "/etc")
 		}, argv: []string{"git", "diff"}, want: "core.worktree"},
