@@ -45,6 +45,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agentgate/agentgate/gate"
@@ -139,6 +140,10 @@ func (r *resolver) path(w, c string) {
 	if err != nil {
 		r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "resolved path",
 			Message: fmt.Sprintf("cannot tell what %s reaches: %v", quote(w), err)})
+	}
+	if n := len(visited); n > 0 && hardLinkedPrivate(visited[n-1]) {
+		r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "resolved path",
+			Message: fmt.Sprintf("%s is a hard link to a private file (another name for it exists, and only its owner may read it): it may be a key under an innocent name", quote(w))})
 	}
 	visited = append(visited, path.Clean(abs))
 	for _, p := range visited {
@@ -277,4 +282,17 @@ func within(p, dir string) bool {
 	}
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// hardLinkedPrivate reports whether p is a regular file with more than one
+// name that neither group nor others may read: what a key hard-linked
+// into the project looks like (a hard link cannot be told from the
+// original, so the pattern check alone misses it).
+func hardLinkedPrivate(p string) bool {
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o044 != 0 {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink > 1
 }

@@ -54,6 +54,14 @@ func TestCheck(t *testing.T) {
 		{name: "symlink to a key", plant: func(t *testing.T, w world) {
 			os.Symlink(w.home+"/.ssh/id_ed25519", w.proj+"/notes.txt")
 		}, argv: []string{"cat", "notes.txt"}, want: "reaches"},
+		{name: "hard link to a key", plant: func(t *testing.T, w world) {
+			if err := os.Link(w.home+"/.ssh/id_ed25519", w.proj+"/notes.txt"); err != nil {
+				t.Skip(err)
+			}
+		}, argv: []string{"cat", "notes.txt"}, want: "hard link to a private file"},
+		{name: "hard link to a readable file", plant: func(t *testing.T, w world) {
+			os.Link(w.proj+"/src/main.go", w.proj+"/copy.go")
+		}, argv: []string{"cat", "copy.go"}},
 		{name: "symlink chain to a key", plant: func(t *testing.T, w world) {
 			os.Symlink("b", w.proj+"/a")
 			os.Symlink("../.ssh", w.proj+"/b")
@@ -106,6 +114,11 @@ func TestCheck(t *testing.T) {
 		{name: "grep -r into .git without one", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/.git/config", []byte("[remote \"o\"]\n\turl = https://example.com/x\n"), 0o644)
 		}, argv: []string{"grep", "-r", "x", "."}},
+		{name: "grep -r over a hard-linked key", plant: func(t *testing.T, w world) {
+			if err := os.Link(w.home+"/.ssh/id_ed25519", w.proj+"/src/notes"); err != nil {
+				t.Skip(err)
+			}
+		}, argv: []string{"grep", "-r", "x", "src"}, want: "hard link"},
 		{name: "grep -r over a FIFO", plant: func(t *testing.T, w world) {
 			unix.Mkfifo(w.proj+"/src/pipe", 0o600)
 		}, argv: []string{"grep", "-r", "x", "src"}, want: "special file"},
