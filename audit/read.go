@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // Files returns the files of the log at path, oldest first: its rotated
@@ -60,7 +62,7 @@ func Scan(path string, fn func(Line) error) error {
 }
 
 func scanFile(name string, fn func(Line) error) error {
-	f, err := os.Open(name)
+	f, err := fsutil.OpenRegular(name) // a FIFO planted as the log must not hang a reader
 	if err != nil {
 		return err
 	}

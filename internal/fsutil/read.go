@@ -30,6 +30,29 @@ const (
 	MaxStateSize  = 4 << 20
 )
 
+// OpenRegular opens path for reading when it is a regular file, without
+// ever blocking on a special file (see [ReadRegular]); for files read as
+// a stream, with no size limit.
+func OpenRegular(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi2, err := f.Stat()
+	if err != nil || !fi2.Mode().IsRegular() || !os.SameFile(fi, fi2) {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (changed while opening)", ErrNotRegular)}
+	}
+	return f, nil
+}
+
 // ReadRegular reads path, which must be a regular file of at most max
 // bytes, without ever blocking on a special file: the file is stat'ed
 // before it is opened, opened non-blocking (a FIFO with no writer would
