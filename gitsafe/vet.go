@@ -83,6 +83,7 @@ func Vet(argv []string, dir string, environ []string) ([]Finding, error) {
 			return append(findings, v.out...), err
 		}
 	}
+	v.specialFiles(repo)
 	v.alternates(repo)
 	if len(v.out) == 0 {
 		// Only a repository whose own configuration is inert is asked for
@@ -92,6 +93,34 @@ func Vet(argv []string, dir string, environ []string) ([]Finding, error) {
 		}
 	}
 	return append(findings, v.out...), nil
+}
+
+// specialFiles reports a FIFO, socket or device where git reads a file
+// of its own (HEAD, index, packed-refs, commondir, ...): git would block
+// on it, and the command with it.
+func (v *vetter) specialFiles(repo repository) {
+	for _, p := range []string{
+		filepath.Join(repo.gitDir, "HEAD"), filepath.Join(repo.gitDir, "index"), filepath.Join(repo.gitDir, "commondir"),
+		filepath.Join(repo.gitDir, "gitdir"), filepath.Join(repo.commonDir, "packed-refs"),
+		filepath.Join(repo.commonDir, "info", "exclude"), filepath.Join(repo.commonDir, "info", "attributes"),
+		filepath.Join(repo.commonDir, "info", "sparse-checkout"), filepath.Join(repo.commonDir, "shallow"),
+	} {
+		v.special(p)
+	}
+	if repo.top != "" {
+		// The top-level files every command reads; those deeper in the
+		// tree are not looked for.
+		for _, name := range []string{".gitignore", ".gitattributes", ".gitmodules", ".mailmap"} {
+			v.special(filepath.Join(repo.top, name))
+		}
+	}
+}
+
+func (v *vetter) special(p string) {
+	fi, err := os.Stat(p)
+	if err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		v.out = append(v.out, Finding{Key: filepath.Base(p), File: p, Why: "is not a regular file: git would block reading it"})
+	}
 }
 
 // alternates reports object directories the repository borrows from

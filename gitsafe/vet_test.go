@@ -202,6 +202,13 @@ func TestVet(t *testing.T) {
 			os.RemoveAll(dir + "/.git")
 			unix.Mkfifo(dir+"/.git", 0o600)
 		}, argv: []string{"git", "log"}, wantErr: true},
+		{name: "the index is a FIFO", plant: func(t *testing.T, dir string) {
+			os.Remove(dir + "/.git/index")
+			unix.Mkfifo(dir+"/.git/index", 0o600)
+		}, argv: []string{"git", "status"}, want: "git would block"},
+		{name: "the top .gitignore is a FIFO", plant: func(t *testing.T, dir string) {
+			unix.Mkfifo(dir+"/.gitignore", 0o600)
+		}, argv: []string{"git", "status"}, want: ".gitignore"},
 		{name: "an include that is a FIFO", plant: func(t *testing.T, dir string) {
 			unix.Mkfifo(dir+"/fifo", 0o600)
 			git(t, dir, nil, "config", "include.path", "../fifo")
