@@ -122,6 +122,9 @@ func TestCheck(t *testing.T) {
 		{name: "grep -r over a FIFO", plant: func(t *testing.T, w world) {
 			unix.Mkfifo(w.proj+"/src/pipe", 0o600)
 		}, argv: []string{"grep", "-r", "x", "src"}, want: "special file"},
+		{name: "rg over a FIFO named .gitignore, which rg reads", plant: func(t *testing.T, w world) {
+			unix.Mkfifo(w.proj+"/src/.gitignore", 0o600)
+		}, argv: []string{"rg", "x", "src"}, want: "special file"},
 		{name: "grep -d recurse", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/src/id_rsa", []byte("K"), 0o600)
 		}, argv: []string{"grep", "-d", "recurse", "x", "src"}, want: "id_rsa"},

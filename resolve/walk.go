@@ -85,10 +85,14 @@ func (r *resolver) walkTree(root, real string, hidden, follow bool, budget *int)
 				return gate.Reason{}, true
 			}
 			name := e.Name()
+			p := path.Join(d.path, name)
+			if e.Type()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice|fs.ModeCharDevice) != 0 {
+				// Even hidden: rg reads .gitignore and .ignore files.
+				return reason(p, "is a special file: reading it may block or never end"), false
+			}
 			if !hidden && strings.HasPrefix(name, ".") {
 				continue
 			}
-			p := path.Join(d.path, name)
 			if pat, ok := r.o.Paths.MatchSensitive(p); ok {
 				return reason(p, "may hold secrets ("+pat+")"), false
 			}
