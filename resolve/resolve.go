@@ -141,6 +141,10 @@ func (r *resolver) path(w, c string) {
 		r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "resolved path",
 			Message: fmt.Sprintf("cannot tell what %s reaches: %v", quote(w), err)})
 	}
+	if n := len(visited); n > 0 && isFIFO(visited[n-1]) {
+		r.add(gate.Reason{Check: gate.CheckWords, Match: w, Source: "resolved path",
+			Message: fmt.Sprintf("%s is a FIFO or socket: reading it blocks until someone writes", quote(w))})
+	}
 	if n := len(visited); n > 0 && hardLinkedPrivate(visited[n-1]) {
 		r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "resolved path",
 			Message: fmt.Sprintf("%s is a hard link to a private file (another name for it exists, and only its owner may read it): it may be a key under an innocent name", quote(w))})
@@ -295,4 +299,9 @@ func hardLinkedPrivate(p string) bool {
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return ok && st.Nlink > 1
+}
+
+func isFIFO(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) != 0
 }
