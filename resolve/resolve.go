@@ -19,7 +19,8 @@
 //     "..", "//") and walked component by component as the kernel does:
 //     every symlink on the way and every step of its target is matched
 //     against the self-protected and sensitive patterns; /proc/PID/root,
-//     /proc/self/cwd and the like reach what they point at;
+//     /proc/self/cwd and the like reach what they point at; a private
+//     file with a second name (a hard-linked key) and a FIFO ask;
 //   - a glob is expanded, under a budget, and each name is judged as a
 //     word (a file named like a flag included);
 //   - a program that reads a list of file names from a file
