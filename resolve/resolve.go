@@ -144,7 +144,7 @@ func (r *resolver) path(w, c string) {
 	}
 	if n := len(visited); n > 0 && isFIFO(visited[n-1]) {
 		r.add(gate.Reason{Check: gate.CheckWords, Match: w, Source: "resolved path",
-			Message: fmt.Sprintf("%s is a FIFO or socket: reading it blocks until someone writes", quote(w))})
+			Message: fmt.Sprintf("%s is a FIFO: reading it blocks until someone writes", quote(w))})
 	}
 	if n := len(visited); n > 0 && hardLinkedPrivate(visited[n-1]) {
 		r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "resolved path",
@@ -304,5 +304,5 @@ func hardLinkedPrivate(p string) bool {
 
 func isFIFO(p string) bool {
 	fi, err := os.Lstat(p)
-	return err == nil && fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) != 0
+	return err == nil && fi.Mode()&os.ModeNamedPipe != 0
 }
