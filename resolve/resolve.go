@@ -94,6 +94,9 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 		if len(argv) == 0 {
 			continue
 		}
+		if r.changeDir(argv) {
+			continue
+		}
 		r.program(argv[0])
 		words := r.expandGlobs(argv[1:])
 		r.listFromFile(argv[0], words)
@@ -124,6 +127,40 @@ func (r *resolver) add(why gate.Reason) {
 	}
 	r.seen[key] = true
 	r.out = append(r.out, why)
+}
+
+// changeDir follows "cd DIR" between the parts of a compound (split
+// mode runs them in one shell), so that later words are resolved where
+// they run. A directory that cannot be known ("cd -", pushd, popd) asks.
+func (r *resolver) changeDir(argv []string) bool {
+	switch path.Base(argv[0]) {
+	case "cd":
+	case "pushd", "popd":
+		r.add(gate.Reason{Check: gate.CheckSensitive, Match: argv[0], Source: "resolved path",
+			Message: fmt.Sprintf("%s changes the directory the next commands run in, which cannot be followed", argv[0])})
+		return true
+	default:
+		return false
+	}
+	args := argv[1:]
+	for len(args) > 0 && (args[0] == "-L" || args[0] == "-P" || args[0] == "-e" || args[0] == "-@" || args[0] == "--") {
+		args = args[1:]
+	}
+	target := r.o.Home
+	if len(args) > 0 {
+		target = args[0]
+	}
+	if target == "-" || len(args) > 1 {
+		r.add(gate.Reason{Check: gate.CheckSensitive, Match: strings.Join(argv, " "), Source: "resolved path",
+			Message: "cd - (or cd with several arguments) goes to a directory that cannot be followed"})
+		return true
+	}
+	r.path(target, target)
+	if visited, err := walkLinks(r.lexical(target)); err == nil && len(visited) > 0 {
+		r.o.Cwd = visited[len(visited)-1]
+		r.o.Paths.Cwd = r.o.Cwd
+	}
+	return true
 }
 
 // path judges one candidate c of word w: every path the lookup of c

@@ -46,6 +46,7 @@ func TestCheck(t *testing.T) {
 		name  string
 		plant func(t *testing.T, w world)
 		argv  []string
+		then  []string // a second command of a compound
 		redir []string
 		env   []string
 		want  string
@@ -180,6 +181,10 @@ func TestCheck(t *testing.T) {
 		{name: "a FIFO named as an argument", plant: func(t *testing.T, w world) {
 			unix.Mkfifo(w.proj+"/data.txt", 0o600)
 		}, argv: []string{"cat", "data.txt"}, want: "FIFO"},
+		{name: "cd into a directory, then a relative symlink", plant: func(t *testing.T, w world) {
+			os.Symlink("../../.ssh/id_ed25519", w.proj+"/src/notes.txt")
+		}, argv: []string{"cd", "src"}, then: []string{"cat", "notes.txt"}, want: "reaches"},
+		{name: "cd - cannot be followed", argv: []string{"cd", "-"}, then: []string{"cat", "x"}, want: "cannot be followed"},
 		{name: "symlink loop", plant: func(t *testing.T, w world) {
 			os.Symlink("loop", w.proj+"/loop")
 		}, argv: []string{"cat", "loop"}, want: "symlinks"},
@@ -202,7 +207,11 @@ func TestCheck(t *testing.T) {
 			for i := range argv {
 				argv[i] = strings.ReplaceAll(argv[i], "/HOME/", w.home+"/")
 			}
-			got := resolve.Check(o, [][]string{argv}, tt.redir)
+			cmds := [][]string{argv}
+			if tt.then != nil {
+				cmds = append(cmds, tt.then)
+			}
+			got := resolve.Check(o, cmds, tt.redir)
 			switch {
 			case tt.want == "" && len(got) > 0:
 				t.Errorf("Check(%q) = %v; want nothing", argv, got)
