@@ -21,11 +21,13 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 		Environ: e.Environ(), UntrustedDirs: j.Config.UntrustedDirs}, d.Commands(), d.Redirects()); len(why) > 0 {
 		return gate.Escalate(d, why[0])
 	}
-	for _, argv := range d.Commands() {
+	cmds := d.Commands()
+	dirs := resolve.Dirs(j.Cwd, j.Request.Paths.Home, cmds)
+	for i, argv := range cmds {
 		if len(argv) == 0 || argv[0] != "git" {
 			continue
 		}
-		f, err := gitsafe.Vet(argv, j.Cwd, e.Environ())
+		f, err := gitsafe.Vet(argv, dirs[i], e.Environ())
 		if err != nil {
 			return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
 				Message: fmt.Sprintf("could not judge the repository's git configuration: %v", err)})

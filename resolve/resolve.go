@@ -129,6 +129,21 @@ func (r *resolver) add(why gate.Reason) {
 	r.out = append(r.out, why)
 }
 
+// Dirs returns the directory each command runs in, following "cd DIR"
+// between the parts of a compound as [Check] does: the git checks of
+// package gitsafe must look for the repository where git runs.
+func Dirs(cwd, home string, commands [][]string) []string {
+	r := &resolver{o: Options{Cwd: cwd, Home: home}, seen: map[string]bool{}}
+	out := make([]string, len(commands))
+	for i, argv := range commands {
+		out[i] = r.o.Cwd
+		if len(argv) > 0 {
+			r.changeDir(argv)
+		}
+	}
+	return out
+}
+
 // changeDir follows "cd DIR" between the parts of a compound (split
 // mode runs them in one shell), so that later words are resolved where
 // they run. A directory that cannot be known ("cd -", pushd, popd) asks.

@@ -273,3 +273,11 @@ func TestWalkTimeout(t *testing.T) {
 		t.Errorf("Check = %v; want the walk to give up and ask", got)
 	}
 }
+
+func TestDirs(t *testing.T) {
+	got := resolve.Dirs("/w", "/h", [][]string{{"ls"}, {"cd", "a/b"}, {"git", "status"}, {"cd", ".."}, {"ls"}, {"cd"}, {"ls"}})
+	want := []string{"/w", "/w", "/w/a/b", "/w/a/b", "/w/a", "/w/a", "/h"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Dirs = %q; want %q", got, want)
+	}
+}
