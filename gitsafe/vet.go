@@ -83,6 +83,9 @@ func Vet(argv []string, dir string, environ []string) ([]Finding, error) {
 			return append(findings, v.out...), err
 		}
 	}
+	if err := v.trustedIncludes(repo); err != nil {
+		return append(findings, v.out...), err
+	}
 	v.specialFiles(repo)
 	v.alternates(repo)
 	if len(v.out) == 0 {
@@ -93,6 +96,76 @@ func Vet(argv []string, dir string, environ []string) ([]Finding, error) {
 		}
 	}
 	return append(findings, v.out...), nil
+}
+
+// trustedIncludes judges the files the user's own (global and system)
+// configuration includes from inside the project: the including file is
+// trusted, but what it names there is the agent's to write
+// ([includeIf "gitdir:~/work/"] path = ~/work/proj/.gitconfig).
+func (v *vetter) trustedIncludes(repo repository) error {
+	if repo.top == "" {
+		return nil
+	}
+	home := getenv(v.environ, "HOME")
+	var files []string
+	if g := getenv(v.environ, "GIT_CONFIG_GLOBAL"); g != "" {
+		files = append(files, g)
+	} else {
+		xdg := getenv(v.environ, "XDG_CONFIG_HOME")
+		if xdg == "" && home != "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if xdg != "" {
+			files = append(files, filepath.Join(xdg, "git", "config"))
+		}
+		if home != "" {
+			files = append(files, filepath.Join(home, ".gitconfig"))
+		}
+	}
+	if getenv(v.environ, "GIT_CONFIG_NOSYSTEM") == "" {
+		files = append(files, firstNonEmpty(getenv(v.environ, "GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
+	}
+	seen := map[string]bool{}
+	for len(files) > 0 && len(seen) < maxIncludes {
+		f := files[0]
+		files = files[1:]
+		if seen[f] || f == "/dev/null" {
+			continue
+		}
+		seen[f] = true
+		data, err := fsutil.ReadRegular(f, maxConfigSize)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("git configuration file %s: %w", f, err)
+		}
+		if !bytes.Contains(bytes.ToLower(data), []byte("include")) {
+			continue // no include: no git child needed
+		}
+		entries, err := listConfig(data)
+		if err != nil {
+			return fmt.Errorf("git configuration file %s: %w", f, err)
+		}
+		for _, e := range entries {
+			if !isInclude(strings.ToLower(e.key)) {
+				continue
+			}
+			target := e.value
+			if strings.HasPrefix(target, "~/") {
+				target = filepath.Join(home, target[2:])
+			}
+			target = absJoin(filepath.Dir(f), target)
+			if within(target, repo.top) || within(target, repo.commonDir) {
+				if err := v.file(target, 1); err != nil {
+					return err
+				}
+			} else {
+				files = append(files, target) // still the user's: follow it
+			}
+		}
+	}
+	return nil
 }
 
 // specialFiles reports a FIFO, socket or device where git reads a file

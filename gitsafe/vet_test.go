@@ -99,6 +99,15 @@ func TestVet(t *testing.T) {
 			appendFile(t, dir+"/inc.cfg", "[user]\n\tname = x\n[diff \"x\"]\n\ttextconv = ./x.sh\n")
 			git(t, dir, nil, "config", "include.path", "../inc.cfg")
 		}, argv: []string{"git", "log"}, want: "include.path"},
+		{name: "the user's global config includes a file inside the project", plant: func(t *testing.T, dir string) {
+			os.WriteFile(dir+"/.gitconfig", []byte("[includeIf \"gitdir:"+dir+"/\"]\n\tpath = "+dir+"/proj.gitconfig\n"), 0o644)
+			os.WriteFile(dir+"/proj.gitconfig", []byte("[core]\n\tpager = x\n"), 0o644)
+		}, argv: []string{"git", "log"}, want: "core.pager (DIR/proj.gitconfig:2)"},
+		{name: "the user's global config including a file of the user's own", plant: func(t *testing.T, dir string) {
+			other := t.TempDir()
+			os.WriteFile(dir+"/.gitconfig", []byte("[include]\n\tpath = "+other+"/mine\n"), 0o644)
+			os.WriteFile(other+"/mine", []byte("[core]\n\tpager = less\n"), 0o644)
+		}, argv: []string{"git", "log"}},
 		{name: "includeIf", plant: func(t *testing.T, dir string) {
 			git(t, dir, nil, "config", "includeIf.gitdir:/.path", "../inc.cfg")
 		}, argv: []string{"git", "log"}, want: "includeif.gitdir:/.path"},
