@@ -73,7 +73,8 @@ func (r *resolver) listFromFile(prog string, words []string) {
 		name, _, _ := strings.Cut(w, "=")
 		bad := ""
 		switch {
-		case name == "--files0-from" || name == "--files-from" || name == "--arg-file" || name == "--include-from" && prog == "rsync":
+		case abbreviates(name, "--files0-from", "--files-from", "--arg-file") &&
+			!(isGrep(prog) && strings.HasPrefix("--file", name)): // grep --file reads patterns, judged as a path
 			bad = name
 		case (prog == "file") && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--"):
 			if opts, _ := getopt(words[i:i+1], "efFmP", nil); has(opts, "-f") {
@@ -90,6 +91,22 @@ func (r *resolver) listFromFile(prog string, words []string) {
 			return
 		}
 	}
+}
+
+// abbreviates reports whether name is one of the long options or, as GNU
+// getopt_long accepts, a prefix of one ("--files0" or "--f" for
+// "--files0-from"). It errs towards a match: a prefix another option of
+// the program shares costs a question.
+func abbreviates(name string, longs ...string) bool {
+	if len(name) < 3 || !strings.HasPrefix(name, "--") {
+		return false
+	}
+	for _, l := range longs {
+		if strings.HasPrefix(l, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // Options of the recursive readers: short letters taking a value and long
@@ -178,4 +195,12 @@ func patternOperands(opts []opt, operands []string) []string {
 		return []string{"."}
 	}
 	return operands
+}
+
+func isGrep(prog string) bool {
+	switch prog {
+	case "grep", "egrep", "fgrep", "rg":
+		return true
+	}
+	return false
 }

@@ -98,6 +98,8 @@ func TestCheck(t *testing.T) {
 			os.WriteFile(w.proj+"/--files0-from=list", nil, 0o644)
 		}, argv: []string{"wc", "*"}, want: "reads the names of the files"},
 		{name: "--files0-from", argv: []string{"wc", "--files0-from=list"}, want: "reads the names"},
+		{name: "--files0-from abbreviated", argv: []string{"wc", "--files0=list"}, want: "reads the names"},
+		{name: "--files0-from abbreviated to --f", argv: []string{"wc", "--f", "list"}, want: "reads the names"},
 		{name: "file -f", argv: []string{"file", "-bf", "list"}, want: "file -f"[5:]},
 		{name: "tar -T", argv: []string{"tar", "-cT", "list"}, want: "-T"},
 		{name: "grep -r over a planted key", plant: func(t *testing.T, w world) {
