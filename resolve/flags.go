@@ -54,10 +54,13 @@ func getopt(words []string, withArg string, longArg map[string]bool) (opts []opt
 	return opts, operands
 }
 
+// has reports whether opts hold one of names; a long name also matches
+// its abbreviations of at least four characters ("--rec" for
+// "--recursive"), as getopt_long and git accept them.
 func has(opts []opt, names ...string) bool {
 	for _, o := range opts {
 		for _, n := range names {
-			if o.name == n {
+			if o.name == n || strings.HasPrefix(n, "--") && len(o.name) >= 4 && strings.HasPrefix(n, o.name) {
 				return true
 			}
 		}
@@ -140,7 +143,7 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 		opts, operands := getopt(words, grepArg, grepLong)
 		rec := has(opts, "-r", "-R", "--recursive", "--dereference-recursive")
 		for _, o := range opts {
-			if (o.name == "-d" || o.name == "--directories") && o.value == "recurse" {
+			if (o.name == "-d" || has([]opt{o}, "--directories")) && len(o.value) >= 2 && strings.HasPrefix("recurse", o.value) {
 				rec = true
 			}
 		}

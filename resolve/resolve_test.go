@@ -131,6 +131,15 @@ func TestCheck(t *testing.T) {
 		{name: "grep -d recurse", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/src/id_rsa", []byte("K"), 0o600)
 		}, argv: []string{"grep", "-d", "recurse", "x", "src"}, want: "id_rsa"},
+		{name: "grep --rec, abbreviated", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/src/id_rsa", []byte("K"), 0o600)
+		}, argv: []string{"grep", "--rec", "x", "src"}, want: "id_rsa"},
+		{name: "grep --dir=rec, both abbreviated", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/src/id_rsa", []byte("K"), 0o600)
+		}, argv: []string{"grep", "--dir=rec", "x", "src"}, want: "id_rsa"},
+		{name: "git diff --no-ind, abbreviated", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/src/id_rsa", []byte("K"), 0o600)
+		}, argv: []string{"git", "diff", "--no-ind", "src", "/nonexistent"}, want: "id_rsa"},
 		{name: "grep -e pattern: every operand is a file", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/src/id_rsa", []byte("K"), 0o600)
 		}, argv: []string{"grep", "-re", "x", "src"}, want: "id_rsa"},
