@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -197,7 +198,18 @@ func cmdConnections(ts *testscript.TestScript, neg bool, args []string) {
 	if !ok {
 		ts.Fatalf("connections: no listener %s", args[0])
 	}
-	if got := v.(*atomic.Int64).Load(); strconv.FormatInt(got, 10) != args[1] {
-		ts.Fatalf("connections: listener %s accepted %d; want %s", args[0], got, args[1])
+	want, err := strconv.ParseInt(args[1], 10, 64)
+	if err != nil {
+		ts.Fatalf("usage: connections NAME N")
+	}
+	// A connection is complete in the kernel before the listener's
+	// goroutine counts it: wait for the count to settle.
+	n := v.(*atomic.Int64)
+	for deadline := time.Now().Add(3 * time.Second); n.Load() < want && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if got := n.Load(); got != want {
+		ts.Fatalf("connections: listener %s accepted %d; want %d", args[0], got, want)
 	}
 }

@@ -166,15 +166,17 @@ func (d Decision) Literal() bool { return d.literal && len(d.argv) > 0 }
 // Escalate turns an allow into an ask for a reason found outside the
 // command text (the repository's configuration, say), keeping the rest of
 // the chain. Ask and deny are returned unchanged: nothing found later can
-// lower them. A self-protection or sensitive-path reason makes the ask
-// sticky, as it is when the text names such a path.
+// lower them. The ask is sticky: what is found outside the text (a planted
+// git key, a symlink to a secret, a program in an agent-writable
+// directory, confinement the kernel cannot give) is what an attacker
+// plants, and no mode or session memory may run it without a person.
 func Escalate(d Decision, why Reason) Decision {
 	if d.verdict != Allow {
 		return d
 	}
 	e := ask(why, d.reasons...)
 	e.argv, e.literal, e.commands, e.redirects = d.argv, d.literal, d.commands, d.redirects
-	e.sticky = why.Check == CheckSelfProtect || why.Check == CheckSensitive
+	e.sticky = true
 	return e
 }
 
