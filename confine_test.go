@@ -357,3 +357,82 @@ func TestWorkspaceConfinement(t *testing.T) {
 		t.Errorf("a workspace rooted at $HOME was not refused: exit %d\n%s", code(err), out)
 	}
 }
+
+// What Landlock does not cover, the seccomp filter does: a file's mode,
+// times and attributes, datagrams to a path-named socket, System V shared
+// memory, another process's limits.
+func TestConfinedCannotChangeMetadataOrReachOutside(t *testing.T) {
+	h := confineHome(t)
+	victim := filepath.Join(h.dir, "victim.txt")
+	for _, level := range []string{"confined", "open"} {
+		if err := os.WriteFile(victim, []byte("v"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := os.Stat(victim)
+		out := h.probe(level, "chmod", victim) + h.probe(level, "utime", victim)
+		after, _ := os.Stat(victim)
+		changed := after.Mode() != before.Mode() || !after.ModTime().Equal(before.ModTime())
+		if level == "confined" && (changed || strings.Contains(out, "OK ")) {
+			t.Errorf("confined changed a file's mode or times (%v -> %v):\n%s", before.Mode(), after.Mode(), out)
+		}
+		if level == "open" && !changed {
+			t.Errorf("unconfined did not change the file, so the test proves nothing:\n%s", out)
+		}
+	}
+	if out := h.probe("confined", "setxattr", victim); !strings.HasPrefix(out, "DENIED") {
+		t.Errorf("confined set an extended attribute: %s", out)
+	}
+
+	sock := filepath.Join(h.dir, "d.sock")
+	ln, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: sock, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan string, 4)
+	go func() {
+		buf := make([]byte, 64)
+		for {
+			n, _, err := ln.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			got <- string(buf[:n])
+		}
+	}()
+	h.probe("confined", "dgram-send", sock)
+	select {
+	case m := <-got:
+		t.Errorf("a confined datagram reached a socket outside: %q", m)
+	case <-time.After(300 * time.Millisecond):
+	}
+	h.probe("open", "dgram-send", sock)
+	select {
+	case <-got:
+	case <-time.After(3 * time.Second):
+		t.Error("the unconfined datagram did not arrive, so the test proves nothing")
+	}
+
+	if out := h.probe("confined", "shm", "1096109611"); !strings.HasPrefix(out, "DENIED") {
+		t.Errorf("confined made a System V shared memory segment: %s", out)
+	}
+
+	victimProc := exec.Command("sleep", "60")
+	if err := victimProc.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer victimProc.Process.Kill()
+	limits := func() string {
+		b, _ := os.ReadFile("/proc/" + strconv.Itoa(victimProc.Process.Pid) + "/limits")
+		return string(b)
+	}
+	before := limits()
+	out := h.probe("confined", "prlimit", strconv.Itoa(victimProc.Process.Pid))
+	if limits() != before || !strings.HasPrefix(out, "DENIED") {
+		t.Errorf("confined changed another process's limits: %s", out)
+	}
+	h.probe("open", "prlimit", strconv.Itoa(victimProc.Process.Pid))
+	if limits() == before {
+		t.Error("unconfined did not change the limits, so the test proves nothing")
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -165,8 +164,11 @@ func restrictLandlock(spec Spec) error {
 	rules = append(rules, landlock.PathAccess(readFile|readDir|execute, execDirs...).IgnoreIfMissing())
 	if spec.Program != "" {
 		rules = append(rules, landlock.PathAccess(readFile|execute, spec.Program).IgnoreIfMissing())
+		// The loader itself, not its directory: a program planted with a
+		// loader path inside the project must not make the whole
+		// directory executable.
 		if interp := elfInterpreter(spec.Program); interp != "" {
-			rules = append(rules, landlock.PathAccess(readFile|readDir|execute, filepath.Dir(interp)).IgnoreIfMissing())
+			rules = append(rules, landlock.PathAccess(readFile|execute, interp).IgnoreIfMissing())
 		}
 	}
 	rules = append(rules,

@@ -15,3 +15,11 @@ var foreignABI = []bpf.Instruction{
 	bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: 0x40000000, SkipFalse: 1},
 	bpf.RetConstant{Val: retErrno | uint32(unix.ENOSYS)},
 }
+
+// archSyscalls are amd64's older calls that arm64 does not have.
+var archSyscalls = map[string]uint32{
+	"chmod": unix.SYS_CHMOD, "chown": unix.SYS_CHOWN, "lchown": unix.SYS_LCHOWN,
+	"utime": unix.SYS_UTIME, "utimes": unix.SYS_UTIMES, "futimesat": unix.SYS_FUTIMESAT,
+}
+
+var notOnThisArch []string

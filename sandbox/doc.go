@@ -13,11 +13,18 @@
 //   - writes nothing: Landlock grants reading on the file system (but not
 //     on /dev, so no terminal can be opened) and writing only on /dev/null
 //     and a private, empty scratch directory (TMPDIR) that is writable but
-//     not executable;
+//     not executable; what Landlock does not cover, a file's mode, owner,
+//     times, extended attributes and chattr flags, the seccomp filter
+//     refuses;
 //   - has no network of any kind: the seccomp filter refuses socket(2) for
-//     every address family (socketpair(2) stays allowed) and io_uring;
+//     every address family, connect, bind, listen, accept, a send to an
+//     address, and socketpair(2) other than a connected stream pair (a
+//     datagram pair could send to any path-named socket), and io_uring;
 //     Landlock's TCP rules and its scoping of abstract Unix sockets and
 //     signals are a second layer where the kernel has them;
+//   - shares nothing with processes outside: System V and POSIX message
+//     queues, semaphores and shared memory are refused, and so are
+//     prlimit(2) on another process and Landlock-scoped signals and ptrace;
 //   - keeps no back door: every descriptor above 2 is closed on exec, and
 //     the seccomp filter refuses the ioctls that push input into a
 //     terminal (TIOCSTI, TIOCLINUX);
@@ -25,14 +32,19 @@
 //     (effective, permitted, inheritable, ambient, and the bounding set, so
 //     that a root process regains none at exec), and the seccomp filter
 //     refuses module loading, bpf, perf_event_open, kexec, reboot, mount,
-//     unshare, setns and the key ring; system calls made through another
-//     architecture's ABI (x32, int 0x80) are refused too;
+//     unshare, setns, clone into a new namespace (a user namespace would
+//     hold every capability inside it; clone3, whose flags it cannot read,
+//     gets ENOSYS so the C library falls back to clone) and the key ring;
+//     system calls made through another architecture's ABI (x32, int
+//     0x80) are refused too;
 //   - cannot signal or trace processes outside its own domain (Landlock).
 //
 // Only installed programs execute directly: the execute right is granted
-// on the resolved program, its ELF interpreter's directory, and /usr, /bin,
-// /sbin, /lib*, /opt. A file planted in the working tree, $HOME or /tmp
-// cannot be executed directly.
+// on the resolved program, its ELF interpreter (the file, not its
+// directory), and /usr, /bin, /sbin, /lib*, /opt; execveat, which would
+// execute a descriptor such as a memfd filled with a program, is refused.
+// A file planted in the working tree, $HOME or /tmp cannot be executed
+// directly.
 //
 // # What it does not promise
 //
@@ -44,6 +56,16 @@
 //     privileges, not on what code runs.
 //   - User and group names resolved over a socket (sssd, nscd) show as
 //     numbers.
+//   - The terminal the command inherited stays its own: it can change its
+//     modes (echo off) or window size, which outlive it; it cannot type
+//     into it (TIOCSTI, TIOCLINUX) or lock others out (TIOCEXCL).
+//   - No resource limits: a confined command can use CPU, memory and its
+//     scratch space, and a child it detaches keeps running, still
+//     confined, after it ends. Scratch directories are removed at a later
+//     start (or at once for a workspace command).
+//   - At the workspace level a command may change the mode, times and
+//     attributes of any file its user owns (builds need chmod): that level
+//     is weaker than read-only in this too.
 //   - On a kernel without Landlock or seccomp, or with an older Landlock
 //     ABI, confinement is best effort: [Probe] says what this kernel
 //     enforces, and the configuration can require full confinement.

@@ -14,9 +14,9 @@ import (
 // then six 64-bit arguments. Both supported architectures are little
 // endian, so an argument's low 32 bits come first.
 const (
-	offNr      = 0
-	offArch    = 4
-	offArg1Low = 16 + 8
+	offNr   = 0
+	offArch = 4
+	offArgs = 16
 )
 
 const (
@@ -25,8 +25,9 @@ const (
 )
 
 // syscallNumbers maps the names of rules.go to this architecture's
-// numbers (x/sys/unix has them per architecture); a name missing here
-// fails filter, and so TestFilter.
+// numbers (x/sys/unix has them per architecture). A name that is neither
+// here, in archSyscalls, nor in notOnThisArch fails filter, and so
+// TestFilter.
 var syscallNumbers = map[string]uint32{
 	"init_module": unix.SYS_INIT_MODULE, "finit_module": unix.SYS_FINIT_MODULE, "delete_module": unix.SYS_DELETE_MODULE,
 	"bpf": unix.SYS_BPF, "perf_event_open": unix.SYS_PERF_EVENT_OPEN,
@@ -38,12 +39,72 @@ var syscallNumbers = map[string]uint32{
 	"unshare": unix.SYS_UNSHARE, "setns": unix.SYS_SETNS,
 	"keyctl": unix.SYS_KEYCTL, "add_key": unix.SYS_ADD_KEY, "request_key": unix.SYS_REQUEST_KEY,
 	"io_uring_setup": unix.SYS_IO_URING_SETUP, "io_uring_enter": unix.SYS_IO_URING_ENTER, "io_uring_register": unix.SYS_IO_URING_REGISTER,
+	"shmget": unix.SYS_SHMGET, "shmat": unix.SYS_SHMAT, "shmctl": unix.SYS_SHMCTL, "shmdt": unix.SYS_SHMDT,
+	"msgget": unix.SYS_MSGGET, "msgsnd": unix.SYS_MSGSND, "msgrcv": unix.SYS_MSGRCV, "msgctl": unix.SYS_MSGCTL,
+	"semget": unix.SYS_SEMGET, "semop": unix.SYS_SEMOP, "semtimedop": unix.SYS_SEMTIMEDOP, "semctl": unix.SYS_SEMCTL,
+	"mq_open": unix.SYS_MQ_OPEN, "mq_unlink": unix.SYS_MQ_UNLINK, "mq_timedsend": unix.SYS_MQ_TIMEDSEND,
+	"mq_timedreceive": unix.SYS_MQ_TIMEDRECEIVE, "mq_notify": unix.SYS_MQ_NOTIFY, "mq_getsetattr": unix.SYS_MQ_GETSETATTR,
+	"clone": unix.SYS_CLONE, "clone3": unix.SYS_CLONE3, "prlimit64": unix.SYS_PRLIMIT64, "ioctl": unix.SYS_IOCTL,
+	"fchmod": unix.SYS_FCHMOD, "fchmodat": unix.SYS_FCHMODAT, "fchmodat2": unix.SYS_FCHMODAT2,
+	"fchown": unix.SYS_FCHOWN, "fchownat": unix.SYS_FCHOWNAT,
+	"setxattr": unix.SYS_SETXATTR, "lsetxattr": unix.SYS_LSETXATTR, "fsetxattr": unix.SYS_FSETXATTR,
+	"removexattr": unix.SYS_REMOVEXATTR, "lremovexattr": unix.SYS_LREMOVEXATTR, "fremovexattr": unix.SYS_FREMOVEXATTR,
+	"setxattrat": unix.SYS_SETXATTRAT, "removexattrat": unix.SYS_REMOVEXATTRAT, "utimensat": unix.SYS_UTIMENSAT,
+	"execveat": unix.SYS_EXECVEAT,
+	"socket": unix.SYS_SOCKET, "connect": unix.SYS_CONNECT, "bind": unix.SYS_BIND, "listen": unix.SYS_LISTEN,
+	"accept": unix.SYS_ACCEPT, "accept4": unix.SYS_ACCEPT4, "socketpair": unix.SYS_SOCKETPAIR, "sendto": unix.SYS_SENDTO,
 }
 
-// ioctlNumbers are the refused ioctls' request numbers.
-var ioctlNumbers = map[string]uint32{"TIOCSTI": unix.TIOCSTI, "TIOCLINUX": unix.TIOCLINUX}
+// number is a rule's system call number here; ok is false for a call this
+// architecture does not have.
+func number(name string) (nr uint32, ok bool, err error) {
+	if nr, ok := syscallNumbers[name]; ok {
+		return nr, true, nil
+	}
+	if nr, ok := archSyscalls[name]; ok {
+		return nr, true, nil
+	}
+	for _, n := range notOnThisArch {
+		if n == name {
+			return 0, false, nil
+		}
+	}
+	return 0, false, fmt.Errorf("sandbox: no system call number for %s", name)
+}
 
-// filter builds the BPF program for a level.
+// block is the filter's code for one rule: reload the number, skip the
+// block for another call, test the argument, and refuse.
+func block(nr uint32, r callRule) []bpf.Instruction {
+	lo := func(arg int) bpf.Instruction { return bpf.LoadAbsolute{Off: uint32(offArgs + 8*arg), Size: 4} }
+	hi := func(arg int) bpf.Instruction { return bpf.LoadAbsolute{Off: uint32(offArgs + 8*arg + 4), Size: 4} }
+	ret := bpf.RetConstant{Val: retErrno | uint32(r.errno)}
+	var test []bpf.Instruction
+	switch r.when {
+	case always:
+	case argNonZero:
+		test = []bpf.Instruction{lo(r.arg), bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: 0, SkipTrue: 2},
+			hi(r.arg), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipTrue: 1}}
+	case argLowNot0:
+		test = []bpf.Instruction{lo(r.arg), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipTrue: 1}}
+	case argBitsSet:
+		test = []bpf.Instruction{lo(r.arg), bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: r.mask, SkipFalse: 1}}
+	case argLowIn:
+		test = []bpf.Instruction{lo(r.arg)}
+		for k, v := range r.vals {
+			test = append(test, bpf.JumpIf{Cond: bpf.JumpEqual, Val: v, SkipTrue: uint8(len(r.vals) - k)})
+		}
+		test = append(test, bpf.Jump{Skip: 1})
+	case argMaskedNot:
+		test = []bpf.Instruction{lo(r.arg), bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: r.mask},
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.vals[0], SkipTrue: 1}}
+	}
+	out := []bpf.Instruction{bpf.LoadAbsolute{Off: offNr, Size: 4},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: nr, SkipFalse: uint8(len(test) + 1)}}
+	return append(append(out, test...), ret)
+}
+
+// filter builds the BPF program for a level: the architecture check, then
+// a block per rule of rules.go that applies at the level, then allow.
 //
 // The program is written out here, with golang.org/x/net/bpf, rather than
 // assembled by a seccomp library: the pure-Go libraries allow a system
@@ -57,30 +118,18 @@ func filter(l Level) ([]bpf.RawInstruction, error) {
 		bpf.LoadAbsolute{Off: offNr, Size: 4},
 	}
 	prog = append(prog, foreignABI...)
-	refuse := func(nr uint32, errno unix.Errno) {
-		prog = append(prog,
-			bpf.JumpIf{Cond: bpf.JumpEqual, Val: nr, SkipFalse: 1},
-			bpf.RetConstant{Val: retErrno | uint32(errno)})
-	}
-	for _, name := range refusedSyscalls {
-		nr, ok := syscallNumbers[name]
-		if !ok {
-			return nil, fmt.Errorf("sandbox: no system call number for %s", name)
+	for _, r := range callRules {
+		if !r.at.has(l) {
+			continue
 		}
-		refuse(nr, unix.EPERM)
+		nr, ok, err := number(r.name)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			prog = append(prog, block(nr, r)...)
+		}
 	}
-	if !l.Network() {
-		refuse(unix.SYS_SOCKET, unix.EACCES)
-	}
-	// ioctl: load the request (an unsigned int, so its low 32 bits are all
-	// the kernel reads) and refuse the terminal-injecting ones.
-	checks := []bpf.Instruction{bpf.LoadAbsolute{Off: offArg1Low, Size: 4}}
-	for i, name := range refusedIoctls {
-		checks = append(checks, bpf.JumpIf{Cond: bpf.JumpEqual, Val: ioctlNumbers[name], SkipTrue: uint8(len(refusedIoctls) - i)})
-	}
-	checks = append(checks, bpf.RetConstant{Val: retAllow}, bpf.RetConstant{Val: retErrno | uint32(unix.EPERM)})
-	prog = append(prog, bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.SYS_IOCTL, SkipFalse: uint8(len(checks))})
-	prog = append(prog, checks...)
 	prog = append(prog, bpf.RetConstant{Val: retAllow})
 	return bpf.Assemble(prog)
 }

@@ -58,7 +58,7 @@ func TestFilter(t *testing.T) {
 		want  uint32
 	}{
 		{"read", ReadOnly, seccompData(auditArch, unix.SYS_READ), allow},
-		{"socketpair stays", ReadOnly, seccompData(auditArch, unix.SYS_SOCKETPAIR, unix.AF_UNIX), allow},
+		{"socketpair stays", ReadOnly, seccompData(auditArch, unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SOCK_STREAM), allow},
 		{"socket AF_INET", ReadOnly, seccompData(auditArch, unix.SYS_SOCKET, unix.AF_INET), eacces},
 		{"socket AF_UNIX", ReadOnly, seccompData(auditArch, unix.SYS_SOCKET, unix.AF_UNIX), eacces},
 		{"socket AF_NETLINK", ReadOnly, seccompData(auditArch, unix.SYS_SOCKET, unix.AF_NETLINK), eacces},
@@ -68,7 +68,27 @@ func TestFilter(t *testing.T) {
 		{"TIOCSTI with high bits set", ReadOnly, seccompData(auditArch, unix.SYS_IOCTL, 0, 1<<32|unix.TIOCSTI), eperm},
 		{"TIOCLINUX", ReadOnly, seccompData(auditArch, unix.SYS_IOCTL, 0, unix.TIOCLINUX), eperm},
 		{"TIOCSTI with network", ReadOnlyNetwork, seccompData(auditArch, unix.SYS_IOCTL, 0, unix.TIOCSTI), eperm},
+		{"TIOCSTI in a workspace", Workspace, seccompData(auditArch, unix.SYS_IOCTL, 0, unix.TIOCSTI), eperm},
+		{"TIOCEXCL", ReadOnly, seccompData(auditArch, unix.SYS_IOCTL, 0, unix.TIOCEXCL), eperm},
 		{"TCGETS (isatty)", ReadOnly, seccompData(auditArch, unix.SYS_IOCTL, 1, unix.TCGETS), allow},
+		{"TCSETS", ReadOnly, seccompData(auditArch, unix.SYS_IOCTL, 1, unix.TCSETS), allow},
+		{"chattr", ReadOnly, seccompData(auditArch, unix.SYS_IOCTL, 3, fsIocSetFlags), eperm},
+		{"chattr in a workspace", Workspace, seccompData(auditArch, unix.SYS_IOCTL, 3, fsIocSetFlags), allow},
+		{"socketpair stream", ReadOnly, seccompData(auditArch, unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC), allow},
+		{"socketpair datagram", ReadOnly, seccompData(auditArch, unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SOCK_DGRAM), eacces},
+		{"socketpair seqpacket", Workspace, seccompData(auditArch, unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_NONBLOCK), eacces},
+		{"socketpair datagram with network", ReadOnlyNetwork, seccompData(auditArch, unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SOCK_DGRAM), allow},
+		{"send on a connected socket", ReadOnly, seccompData(auditArch, unix.SYS_SENDTO, 3, 0, 5, 0, 0, 0), allow},
+		{"sendto an address", ReadOnly, seccompData(auditArch, unix.SYS_SENDTO, 3, 0, 5, 0, 0x7ffd0000, 16), eacces},
+		{"sendto an address above 4 GiB", ReadOnly, seccompData(auditArch, unix.SYS_SENDTO, 3, 0, 5, 0, 0x7ffd00000000, 16), eacces},
+		{"prlimit of itself", ReadOnly, seccompData(auditArch, unix.SYS_PRLIMIT64, 0, unix.RLIMIT_NOFILE), allow},
+		{"prlimit of another process", Workspace, seccompData(auditArch, unix.SYS_PRLIMIT64, 4242, unix.RLIMIT_CPU), eperm},
+		{"fork", ReadOnly, seccompData(auditArch, unix.SYS_CLONE, uint64(unix.SIGCHLD)), allow},
+		{"a thread", ReadOnly, seccompData(auditArch, unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_THREAD|unix.CLONE_SIGHAND), allow},
+		{"clone into a user namespace", ReadOnly, seccompData(auditArch, unix.SYS_CLONE, unix.CLONE_NEWUSER|uint64(unix.SIGCHLD)), eperm},
+		{"clone into a network namespace", Workspace, seccompData(auditArch, unix.SYS_CLONE, unix.CLONE_NEWNET), eperm},
+		{"clone3", ReadOnly, seccompData(auditArch, unix.SYS_CLONE3), enosys},
+		{"fchmodat in a workspace", Workspace, seccompData(auditArch, unix.SYS_FCHMODAT), allow},
 		{"another architecture", ReadOnly, seccompData(0x40000003 /* AUDIT_ARCH_I386 */, 1), enosys},
 		{"another architecture's socket", ReadOnlyNetwork, seccompData(0x40000003, 359), enosys},
 	}
@@ -80,14 +100,27 @@ func TestFilter(t *testing.T) {
 			want  uint32
 		}{"x32 socket", ReadOnlyNetwork, seccompData(auditArch, 0x40000000|unix.SYS_SOCKET), enosys})
 	}
-	for _, name := range refusedSyscalls {
+	// Every unconditional rule, at the levels it applies to and not at
+	// the others.
+	for _, r := range callRules {
+		nr, ok, err := number(r.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok || r.when != always {
+			continue
+		}
 		for _, l := range []Level{ReadOnly, ReadOnlyNetwork, Workspace} {
+			want := uint32(retAllow)
+			if r.at.has(l) {
+				want = retErrno | uint32(r.errno)
+			}
 			tests = append(tests, struct {
 				name  string
 				level Level
 				data  []byte
 				want  uint32
-			}{name, l, seccompData(auditArch, syscallNumbers[name]), eperm})
+			}{r.name, l, seccompData(auditArch, nr), want})
 		}
 	}
 	for _, tt := range tests {

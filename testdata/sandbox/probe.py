@@ -2,7 +2,15 @@
 # Usage: probe.py LABEL ACTION [ARGS...]. LABEL is ignored (it lets a
 # test write one allow rule per confinement level). Prints "OK ACTION" when
 # the action succeeded and "DENIED ACTION: error" when it failed.
-import fcntl, os, socket, subprocess, sys, termios
+import ctypes, fcntl, os, resource, socket, subprocess, sys, termios
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+def check(rc):
+    if rc == -1:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e))
+    return rc
 
 action, args = sys.argv[2], sys.argv[3:]
 
@@ -33,6 +41,13 @@ def capeff():
                 return
             raise PermissionError("CapEff is 0")
 
+def dgram_send(path):
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    a.sendto(b"probe", path)
+
+def shm(key):
+    check(libc.shmget(ctypes.c_int(int(key)), ctypes.c_size_t(4096), ctypes.c_int(0o1666)))  # IPC_CREAT|0666
+
 def tmpdir_exec():
     p = os.path.join(os.environ["TMPDIR"], "x.sh")
     write(p); os.chmod(p, 0o755)
@@ -54,6 +69,12 @@ actions = {
     "tmpdir-write": lambda: write(os.path.join(os.environ["TMPDIR"], "scratch")),
     "tmpdir-exec": tmpdir_exec,
     "open-tty": lambda: open("/dev/tty", "rb").close(),
+    "chmod": lambda p: os.chmod(p, 0o777),
+    "utime": lambda p: os.utime(p, (0, 0)),
+    "setxattr": lambda p: os.setxattr(p, "user.planted", b"x"),
+    "dgram-send": dgram_send,
+    "shm": shm,
+    "prlimit": lambda pid: resource.prlimit(int(pid), resource.RLIMIT_CPU, (1, 1)),
 }
 try:
     actions[action](*args)
