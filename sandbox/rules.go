@@ -48,12 +48,12 @@ func (s levels) has(l Level) bool {
 type when int
 
 const (
-	always      when = iota
-	argNonZero       // the 64-bit argument arg is not 0 (a pointer is set)
-	argLowNot0       // the low 32 bits of arg are not 0 (a pid other than 0)
-	argBitsSet       // the low 32 bits of arg have any bit of mask set
-	argLowIn         // the low 32 bits of arg are one of vals
-	argMaskedNot     // the low 32 bits of arg, masked with mask, are not vals[0]
+	always       when = iota
+	argNonZero        // the 64-bit argument arg is not 0 (a pointer is set)
+	argLowNot0        // the low 32 bits of arg are not 0 (a pid other than 0)
+	argBitsSet        // the low 32 bits of arg have any bit of mask set
+	argLowIn          // the low 32 bits of arg are one of vals
+	argMaskedNot      // the low 32 bits of arg, masked with mask, are not vals[0]
 )
 
 // callRule refuses a system call, or some calls of it, at some levels.
