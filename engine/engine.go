@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"time"
 
 	"github.com/agentgate/agentgate/config"
@@ -48,6 +49,7 @@ type Judgement struct {
 // that look at the world. It fills the request's rules and paths from cfg.
 func (e *Engine) Judge(req gate.Request, cfg *config.Config, cwd, home, sess string) *Judgement {
 	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(home, cwd), cfg.Compound == "split"
+	req.Paths.Vars = environMap(e.Environ())
 	j := &Judgement{Request: req, Config: cfg, Cwd: cwd, Session: sess, Harness: "exec"}
 	j.Decision = gate.Decide(req)
 	if j.Decision.Verdict() == gate.Allow {
@@ -70,4 +72,16 @@ func (e *Engine) store(cfg *config.Config) session.Store {
 // self-protection escalations, which ask every time.
 func remembers(d gate.Decision) bool {
 	return d.Primary().Check != gate.CheckSelfProtect
+}
+
+// environMap is the environment the command will run with, by name, for
+// judging words that start with a variable.
+func environMap(environ []string) map[string]string {
+	m := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
 }

@@ -20,6 +20,11 @@ import (
 type Paths struct {
 	// Home expands "~" and $HOME; Cwd resolves relative words.
 	Home, Cwd string
+	// Vars are the environment the command runs with: a word that starts
+	// with $NAME or ${NAME} is judged with NAME's value, as bash expands it
+	// ("$XDG_CONFIG_HOME/agentgate/config.toml"). A name missing here is
+	// left as it is.
+	Vars map[string]string
 	// Self are agentgate's own files and what could change how commands
 	// run: its configuration, policy, trust store, session state, audit
 	// log, .git/config, .git/hooks, shell startup files.
@@ -335,9 +340,41 @@ func (m matcher) match(abs string, glob bool) (string, bool) {
 	return "", false
 }
 
+// expandVar replaces a leading $NAME or ${NAME} with its value from Vars.
+func (p Paths) expandVar(word string) string {
+	if len(word) < 2 || word[0] != '$' || p.Vars == nil {
+		return word
+	}
+	rest, braced := word[1:], false
+	if rest[0] == '{' {
+		rest, braced = rest[1:], true
+	}
+	n := 0
+	for n < len(rest) && (rest[n] == '_' || rest[n] >= 'A' && rest[n] <= 'Z' || rest[n] >= 'a' && rest[n] <= 'z' || n > 0 && rest[n] >= '0' && rest[n] <= '9') {
+		n++
+	}
+	name, after := rest[:n], rest[n:]
+	if braced {
+		if !strings.HasPrefix(after, "}") {
+			return word
+		}
+		after = after[1:]
+	}
+	if name == "HOME" {
+		return word // judged below, with Home
+	}
+	v, ok := p.Vars[name]
+	if !ok || n == 0 || (after != "" && after[0] != '/') {
+		return word
+	}
+	return v + after
+}
+
 // resolve makes word an absolute, cleaned path: "~" and $HOME become the
-// home directory, a relative word is taken from the working directory.
+// home directory, $NAME its value in Vars, a relative word is taken from
+// the working directory.
 func (p Paths) resolve(word string) string {
+	word = p.expandVar(word)
 	switch {
 	case word == "~" || word == "$HOME" || word == "${HOME}":
 		word = p.Home

@@ -100,22 +100,34 @@ func parsedSegments(text string, f *syntax.File) (out [][]string) {
 	if f == nil {
 		return nil
 	}
-	for n := range syntax.Preorder(f) {
-		call, ok := n.(*syntax.CallExpr)
-		if !ok {
-			continue
-		}
+	words := func(ws []*syntax.Word) []string {
 		var argv []string
-		for _, w := range call.Args {
+		for _, w := range ws {
 			if _, static := staticWord(w); static {
 				if fields, err := wordFields(w); err == nil && len(fields) > 0 {
 					argv = append(argv, fields...)
 					continue
 				}
 			}
+			if t, ok := wordTemplate(w); ok {
+				argv = append(argv, t)
+				continue
+			}
 			argv = append(argv, text[w.Pos().Offset():w.End().Offset()])
 		}
-		out = append(out, argv)
+		return argv
+	}
+	for n := range syntax.Preorder(f) {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			out = append(out, words(n.Args))
+		case *syntax.Redirect:
+			// A redirect's target is a path the shell opens: it is
+			// judged with the words ("> $HOME/.bashrc").
+			if n.Word != nil {
+				out = append(out, words([]*syntax.Word{n.Word}))
+			}
+		}
 	}
 	return out
 }
@@ -153,4 +165,46 @@ func isShell(prog string) bool {
 		return true
 	}
 	return false
+}
+
+// wordTemplate spells a word that holds plain variable expansions with its
+// quotes removed and each expansion as ${NAME} ("$XDG_CONFIG_HOME"/x is
+// ${XDG_CONFIG_HOME}/x), so that the path check can expand a leading one
+// from the environment. Anything else (an operator inside ${...}, a
+// command substitution) is not a template.
+func wordTemplate(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	var part func(p syntax.WordPart) bool
+	part = func(p syntax.WordPart) bool {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if !part(q) {
+					return false
+				}
+			}
+		case *syntax.ParamExp:
+			if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil ||
+				p.Repl != nil || p.Names != 0 || p.Exp != nil {
+				return false
+			}
+			b.WriteString("${" + p.Param.Value + "}")
+		default:
+			return false
+		}
+		return true
+	}
+	for _, p := range w.Parts {
+		if !part(p) {
+			return "", false
+		}
+	}
+	return b.String(), true
 }
