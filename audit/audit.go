@@ -33,6 +33,15 @@ const (
 	OutcomeBreaker              = "breaker"
 	OutcomeBypassed             = "bypassed"
 	OutcomeDeniedReadonly       = "denied_readonly"
+	// A hook's host asked the person in its own dialog; approved_host or
+	// denied_host follows under the same id when the host reports it.
+	OutcomeAskedHost    = "asked_host"
+	OutcomeApprovedHost = "approved_host"
+	OutcomeDeniedHost   = "denied_host"
+	// A person approved the command from another terminal with
+	// "agentgate approve"; denied_out_of_band when they denied it there.
+	OutcomeApprovedOutOfBand = "approved_out_of_band"
+	OutcomeDeniedOutOfBand   = "denied_out_of_band"
 )
 
 // Events: an escalation is recorded before anything runs; when an
@@ -55,11 +64,20 @@ type Record struct {
 	Reasons  []gate.Reason `json:"reasons"`
 	Risks    []gate.Risk   `json:"risks"`
 	Session  string        `json:"session"`
-	PID      int           `json:"pid"`
-	PPID     int           `json:"ppid"`
-	User     string        `json:"user"`
-	Host     string        `json:"host"`
-	Version  string        `json:"version"`
+	// Harness names the hook's host (claude, codex, gemini, cursor) when
+	// a hook judged the command; empty for exec.
+	Harness string `json:"harness,omitempty"`
+	// ToolUseID is the host's id of the tool call, which its result
+	// event carries too.
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	// Pending is the id a person can approve the command by from another
+	// terminal ("agentgate approve ID").
+	Pending string `json:"pending,omitempty"`
+	PID     int    `json:"pid"`
+	PPID    int    `json:"ppid"`
+	User    string `json:"user"`
+	Host    string `json:"host"`
+	Version string `json:"version"`
 	// Shell is the inspected structure of the command, when known.
 	Shell any `json:"shell,omitempty"`
 	// ExitCode and DurationMS are set on result records.

@@ -34,6 +34,7 @@ Give agentgate the command as one unexpanded argument:
 		return usagef("run '"+c.CommandPath()+" --help' for usage", "%v", err)
 	})
 	root.AddCommand(newCmdExec(env, nil), newCmdCheck(env, nil), newCmdConfig(env), newCmdInit(env), newCmdTrust(env), newCmdAudit(env), newCmdDoctor(env, nil))
+	root.AddCommand(newCmdHook(env, nil), newCmdInstall(env, nil), newCmdUninstall(env, nil), newCmdPending(env), newCmdApprove(env, nil), newCmdDenyPending(env))
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
 }

@@ -43,6 +43,8 @@ type Judgement struct {
 	Session string
 	// Harness names the caller: "exec", or a hook's host.
 	Harness string
+	// ToolUseID is the host's id of the tool call, for a hook.
+	ToolUseID string
 }
 
 // Judge decides req in cwd under cfg: the pure decision, then the checks

@@ -24,22 +24,24 @@ func (e *Engine) NewRecord(j *Judgement) audit.Record {
 		name = u.Username
 	}
 	return audit.Record{
-		Time:     e.Now().UTC().Format(audit.TimeFormat),
-		ID:       newID(),
-		Event:    audit.EventEscalation,
-		Command:  j.Request.Text,
-		Argv:     j.Request.Argv,
-		Cwd:      j.Cwd,
-		Decision: j.Decision.Verdict(),
-		Reasons:  j.Decision.Reasons(),
-		Risks:    NonNilRisks(j.Decision.Risks()),
-		Session:  j.Session,
-		PID:      os.Getpid(),
-		PPID:     os.Getppid(),
-		User:     name,
-		Host:     host,
-		Version:  e.Version,
-		Shell:    inspect.Parse(j.Request.Text),
+		Time:      e.Now().UTC().Format(audit.TimeFormat),
+		ID:        newID(),
+		Event:     audit.EventEscalation,
+		Command:   j.Request.Text,
+		Argv:      j.Request.Argv,
+		Cwd:       j.Cwd,
+		Decision:  j.Decision.Verdict(),
+		Reasons:   j.Decision.Reasons(),
+		Risks:     NonNilRisks(j.Decision.Risks()),
+		Session:   j.Session,
+		Harness:   harnessOf(j),
+		ToolUseID: j.ToolUseID,
+		PID:       os.Getpid(),
+		PPID:      os.Getppid(),
+		User:      name,
+		Host:      host,
+		Version:   e.Version,
+		Shell:     inspect.Parse(j.Request.Text),
 	}
 }
 
@@ -98,8 +100,17 @@ func (x *Escalation) append(rec audit.Record) error {
 }
 
 // Approve records that the command will run, with outcome. If the record
-// cannot be written the command must not run: the error says so.
+// cannot be written the command must not run: the error says so. An
+// approved_out_of_band outcome uses the person's approval up; if another
+// retry used it first, the error says so and the command must not run.
 func (x *Escalation) Approve(outcome string) error {
+	if outcome == audit.OutcomeApprovedOutOfBand {
+		id, err := x.e.claim(x.J)
+		if err != nil {
+			return fmt.Errorf("the command was not run: the approval from another terminal was already used")
+		}
+		x.Rec.Pending = id
+	}
 	x.Rec.Outcome = outcome
 	if err := x.append(x.Rec); err != nil {
 		return fmt.Errorf("the command was not run: its audit record could not be written: %w", err)
@@ -128,6 +139,9 @@ type Denial struct {
 	NextStep string
 	Reasons  []gate.Reason
 	Risks    []gate.Risk
+	// Pending is the id a person can approve the command by from another
+	// terminal ("agentgate approve ID"), when it was kept for that.
+	Pending string
 	// LogErr is set when the denial's audit record was not written; the
 	// command is refused all the same.
 	LogErr error
@@ -138,6 +152,14 @@ type Denial struct {
 func (x *Escalation) Refuse(r Route) Denial {
 	j := x.J
 	x.Rec.Outcome = r.Outcome
+	if r.Hold {
+		p, err := x.e.hold(j, x.Rec.ID)
+		if err != nil {
+			x.Warnings = append(x.Warnings, fmt.Sprintf("the command was not kept for approval from another terminal: %v", err))
+		} else {
+			x.Rec.Pending = p.ID
+		}
+	}
 	logErr := x.append(x.Rec)
 	if remembers(j.Decision) {
 		if err := x.e.store(j.Config).RecordDenial(j.Session, j.Request.Text, x.e.Now()); err != nil {
@@ -153,5 +175,5 @@ func (x *Escalation) Refuse(r Route) Denial {
 		next = "stop retrying this command and ask the user what to do"
 	}
 	return Denial{Command: j.Request.Text, Outcome: r.Outcome, Reason: reason, NextStep: next,
-		Reasons: j.Decision.Reasons(), Risks: NonNilRisks(j.Decision.Risks()), LogErr: logErr}
+		Reasons: j.Decision.Reasons(), Risks: NonNilRisks(j.Decision.Risks()), Pending: x.Rec.Pending, LogErr: logErr}
 }

@@ -42,6 +42,9 @@ type Route struct {
 	// Warning is a problem worth telling the user that did not change the
 	// route, such as unreadable session state.
 	Warning string
+	// Hold keeps a refused command as a pending request that a person can
+	// approve from another terminal ("agentgate approve ID").
+	Hold bool
 }
 
 // Route decides what happens to j without a person: the verdict, then
@@ -85,13 +88,17 @@ func (e *Engine) Route(j *Judgement) Route {
 		return Route{Action: Refuse, Outcome: audit.OutcomeDeniedNonInteractive, Warning: warning,
 			Context: "no one to ask: mode ci (from " + cfg.ModeSource + ")"}
 	}
+	if _, ok := e.grant(j); ok {
+		return Route{Action: Run, Outcome: audit.OutcomeApprovedOutOfBand, Warning: warning}
+	}
 	return Route{Action: Prompt, Warning: warning}
 }
 
 // NoOneToAsk is the route when Route said Prompt but no person can be
-// asked: why names the reason (--non-interactive, CI, no terminal).
+// asked: why names the reason (--non-interactive, CI, no terminal). The
+// command is kept for approval from another terminal.
 func NoOneToAsk(why string) Route {
-	return Route{Action: Refuse, Outcome: audit.OutcomeDeniedNonInteractive, Context: "no one to ask: " + why}
+	return Route{Action: Refuse, Outcome: audit.OutcomeDeniedNonInteractive, Context: "no one to ask: " + why, Hold: true}
 }
 
 // Effective is the verdict a route stands for: what check reports.

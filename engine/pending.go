@@ -1,0 +1,250 @@
+package engine
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentgate/agentgate/audit"
+	"github.com/agentgate/agentgate/config"
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/session"
+)
+
+// Out-of-band approval: a command that would have asked, refused because
+// no one could be asked (a hook whose host cannot ask, exec with no
+// terminal), is kept as a pending request with a short id. A person runs
+// "agentgate approve ID" in another terminal; the first retry of exactly
+// that command, in that directory, in that session, within GrantTTL, then
+// runs (outcome approved_out_of_band) and uses the approval up.
+const (
+	// PendingTTL is how long a request waits for a person.
+	PendingTTL = time.Hour
+	// GrantTTL is how long an approval waits for the retry.
+	GrantTTL = 5 * time.Minute
+	// MaxPending caps the requests kept per session; the oldest go first.
+	MaxPending = 10
+)
+
+// Pending is a refused command waiting for a person's answer.
+type Pending struct {
+	ID      string        `json:"id"`
+	Command string        `json:"command"`
+	Cwd     string        `json:"cwd"`
+	Session string        `json:"session"`
+	Harness string        `json:"harness,omitempty"`
+	Reasons []gate.Reason `json:"reasons"`
+	// Record is the id of the denial's audit record.
+	Record  string    `json:"record"`
+	Created time.Time `json:"created"`
+	// Approved is when a person approved it; zero while it waits.
+	Approved time.Time `json:"approved,omitzero"`
+}
+
+// ErrNoPending is returned for an id that names no waiting request.
+var ErrNoPending = errors.New("no such pending request (it may have expired or been used)")
+
+func (e *Engine) pendingDir() string { return filepath.Join(e.StateDir, "pending") }
+
+// pendingAlphabet has no look-alike characters: ids are read aloud and typed.
+const pendingAlphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+
+func newPendingID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	out := make([]byte, len(b))
+	for i, c := range b {
+		out[i] = pendingAlphabet[int(c)%len(pendingAlphabet)]
+	}
+	return string(out)
+}
+
+// validPendingID keeps ids from naming files outside the directory.
+func validPendingID(id string) bool {
+	if len(id) != 6 {
+		return false
+	}
+	for _, c := range id {
+		if !strings.ContainsRune(pendingAlphabet, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// hold keeps j as a pending request and returns it.
+func (e *Engine) hold(j *Judgement, record string) (Pending, error) {
+	p := Pending{ID: newPendingID(), Command: j.Request.Text, Cwd: j.Cwd, Session: j.Session,
+		Harness: harnessOf(j), Reasons: j.Decision.Reasons(), Record: record, Created: e.Now().UTC()}
+	if err := os.MkdirAll(e.pendingDir(), 0o700); err != nil {
+		return Pending{}, err
+	}
+	// Keep at most MaxPending per session: drop the oldest waiting ones.
+	all, _ := e.PendingList()
+	var mine []Pending
+	for _, q := range all {
+		if q.Session == p.Session && q.Approved.IsZero() {
+			mine = append(mine, q)
+		}
+	}
+	for i := 0; i+MaxPending-1 < len(mine); i++ {
+		_ = os.Remove(e.pendingPath(mine[i].ID))
+	}
+	return p, e.writePending(p)
+}
+
+func (e *Engine) pendingPath(id string) string { return filepath.Join(e.pendingDir(), id+".json") }
+
+func (e *Engine) writePending(p Pending) error {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(e.pendingDir(), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), e.pendingPath(p.ID))
+}
+
+// PendingList returns the requests that have not expired, oldest first,
+// and removes the expired ones.
+func (e *Engine) PendingList() ([]Pending, error) {
+	ents, err := os.ReadDir(e.pendingDir())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := e.Now()
+	var out []Pending
+	for _, ent := range ents {
+		id, ok := strings.CutSuffix(ent.Name(), ".json")
+		if !ok || !validPendingID(id) {
+			continue
+		}
+		p, err := e.readPending(id)
+		if err != nil {
+			continue
+		}
+		if expired(p, now) {
+			_ = os.Remove(e.pendingPath(id))
+			continue
+		}
+		out = append(out, p)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Created.Before(out[b].Created) })
+	return out, nil
+}
+
+func expired(p Pending, now time.Time) bool {
+	if !p.Approved.IsZero() {
+		return now.After(p.Approved.Add(GrantTTL))
+	}
+	return now.After(p.Created.Add(PendingTTL))
+}
+
+func (e *Engine) readPending(id string) (Pending, error) {
+	var p Pending
+	b, err := os.ReadFile(e.pendingPath(id))
+	if err != nil {
+		return p, err
+	}
+	if err := json.Unmarshal(b, &p); err != nil || p.ID != id {
+		return p, fmt.Errorf("pending request %s is unreadable", id)
+	}
+	return p, nil
+}
+
+// PendingGet returns the waiting request id.
+func (e *Engine) PendingGet(id string) (Pending, error) {
+	if !validPendingID(id) {
+		return Pending{}, ErrNoPending
+	}
+	p, err := e.readPending(id)
+	if err != nil || expired(p, e.Now()) {
+		return Pending{}, ErrNoPending
+	}
+	return p, nil
+}
+
+// ApprovePending records that a person approved request id: its first
+// matching retry within GrantTTL runs.
+func (e *Engine) ApprovePending(id string) (Pending, error) {
+	p, err := e.PendingGet(id)
+	if err != nil {
+		return p, err
+	}
+	p.Approved = e.Now().UTC()
+	return p, e.writePending(p)
+}
+
+// DenyPending records that a person denied request id: it is removed, the
+// denial is logged, and the session remembers it, so a retry is denied
+// without asking again.
+func (e *Engine) DenyPending(cfg *config.Config, id string) (Pending, error) {
+	p, err := e.PendingGet(id)
+	if err != nil {
+		return p, err
+	}
+	if err := os.Remove(e.pendingPath(id)); err != nil {
+		return p, err
+	}
+	rec := audit.Record{Time: e.Now().UTC().Format(audit.TimeFormat), ID: p.Record, Event: audit.EventResult,
+		Command: p.Command, Cwd: p.Cwd, Decision: gate.Ask, Outcome: audit.OutcomeDeniedOutOfBand,
+		Session: p.Session, Harness: p.Harness, Pending: p.ID, PID: os.Getpid(), PPID: os.Getppid(), Version: e.Version}
+	if _, err := e.Append(cfg, rec); err != nil {
+		return p, fmt.Errorf("the denial was not logged: %w", err)
+	}
+	if err := e.store(cfg).Remember(p.Session, p.Command, p.Cwd, session.Denied, e.Now()); err != nil {
+		return p, fmt.Errorf("the denial was not remembered for the session: %w", err)
+	}
+	return p, nil
+}
+
+// grant finds an approval for exactly j's command, directory and session.
+func (e *Engine) grant(j *Judgement) (Pending, bool) {
+	all, _ := e.PendingList()
+	for _, p := range all {
+		if !p.Approved.IsZero() && p.Command == j.Request.Text && p.Cwd == j.Cwd && p.Session == j.Session {
+			return p, true
+		}
+	}
+	return Pending{}, false
+}
+
+// claim uses up the approval for j. Removing the file is the claim: of
+// two retries racing, one removes it and the other finds nothing.
+func (e *Engine) claim(j *Judgement) (string, error) {
+	p, ok := e.grant(j)
+	if !ok {
+		return "", ErrNoPending
+	}
+	if err := os.Remove(e.pendingPath(p.ID)); err != nil {
+		return "", ErrNoPending
+	}
+	return p.ID, nil
+}
+
+// harnessOf is the record's harness: empty for exec.
+func harnessOf(j *Judgement) string {
+	if j.Harness == "exec" {
+		return ""
+	}
+	return j.Harness
+}

@@ -1,0 +1,86 @@
+package hook
+
+import "encoding/json"
+
+// Claude is Claude Code. Its PreToolUse hook (matcher Bash) gets
+// .tool_input.command, .cwd, .session_id, .tool_use_id and
+// .permission_mode, and answers with hookSpecificOutput.permissionDecision
+// allow, ask (Claude Code's own dialog shows permissionDecisionReason to
+// the person) or deny (the reason goes to the model). An allow can carry
+// updatedInput, the whole tool input to run instead. PostToolUse and
+// PermissionDenied report how an asked command ended.
+var Claude = &Host{
+	Name:     "claude",
+	Decode:   decodeClaude,
+	Encode:   encodeClaude,
+	CanAsk:   claudeCanAsk,
+	Rewrites: true,
+}
+
+func decodeClaude(data []byte) (Event, error) {
+	env, err := decodeEnvelope(data)
+	if err != nil {
+		return Event{}, err
+	}
+	ev := Event{Session: env.Session, ToolUseID: env.ToolUseID, Mode: env.Mode}
+	if env.Tool != "Bash" {
+		return ev, nil
+	}
+	switch env.Event {
+	case "PreToolUse":
+		ev.Kind = Pre
+	case "PostToolUse", "PostToolUseFailure":
+		ev.Kind, ev.ExitCode = Post, exitCode(env.Response)
+		return ev, nil
+	case "PermissionDenied":
+		ev.Kind = Denied
+		return ev, nil
+	default:
+		return ev, nil
+	}
+	ev.input, ev.Command, err = toolInput(env.Input, "command")
+	if err != nil {
+		return Event{}, err
+	}
+	ev.Cwd, ev.CwdProblem = workdir(ev.input, "", env.Cwd)
+	return ev, nil
+}
+
+// claudeCanAsk: Claude Code's dialog reaches a person in its interactive
+// permission modes. In bypassPermissions and dontAsk no dialog is shown,
+// and auto lets a classifier answer, so an unknown or such mode is
+// answered deny.
+func claudeCanAsk(ev Event) bool {
+	switch ev.Mode {
+	case "default", "acceptEdits", "plan":
+		return true
+	}
+	return false
+}
+
+type claudeOutput struct {
+	Event        string                     `json:"hookEventName"`
+	Decision     string                     `json:"permissionDecision"`
+	Reason       string                     `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput map[string]json.RawMessage `json:"updatedInput,omitempty"`
+}
+
+func encodeClaude(ev Event, a Answer) Reply {
+	out := claudeOutput{Event: "PreToolUse", Decision: a.Decision.String(), Reason: oneLine(a.Reason)}
+	switch a.Decision {
+	case Pass:
+		return Reply{}
+	case Allow:
+		if out.Reason == "" {
+			out.Reason = "agentgate: allowed"
+		}
+		if a.Rewrite != "" {
+			out.UpdatedInput = withCommand(ev.input, "command", a.Rewrite)
+		}
+	}
+	b := marshal(map[string]any{"hookSpecificOutput": out})
+	if b == nil {
+		return Block(a.Reason)
+	}
+	return Reply{Stdout: b}
+}

@@ -1,0 +1,221 @@
+package hook
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Codex runs a hook from hooks.json only when its config.toml trusts it:
+// [hooks.state."<hooks.json path>:<event>:<group>:<handler>"] with
+// trusted_hash, the SHA-256 of the hook's normalized identity (its event,
+// matcher and handler as Codex serializes them, object keys sorted,
+// compact). An untrusted or changed hook is skipped silently, so install
+// writes the trust itself and doctor checks it.
+
+// codexEventLabel is the event's name in trust keys and hashes.
+var codexEventLabel = map[string]string{"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use"}
+
+// CodexHash is the trusted_hash Codex computes for a command handler with
+// this matcher and timeout (in seconds) under event.
+func CodexHash(event, matcher, command string, timeout int) string {
+	identity := map[string]any{
+		"event_name": codexEventLabel[event],
+		"matcher":    matcher,
+		"hooks": []any{map[string]any{
+			"type": "command", "command": command, "timeout": timeout, "async": false,
+		}},
+	}
+	// encoding/json sorts map keys, as Codex's canonical form does.
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(identity)
+	sum := sha256.Sum256([]byte(strings.TrimSuffix(b.String(), "\n")))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// codexTrust is one trust entry: its key and hash.
+type codexTrust struct{ key, hash string }
+
+// codexEntries finds agentgate's entries in a Codex hooks.json document,
+// with their trust keys.
+func codexEntries(sp spec, doc *object) []codexTrust {
+	hv, _ := doc.get("hooks")
+	hooks, _ := hv.(*object)
+	if hooks == nil {
+		return nil
+	}
+	var out []codexTrust
+	for _, ev := range sp.events {
+		v, _ := hooks.get(ev)
+		list, _ := v.([]any)
+		for gi, item := range list {
+			g, _ := item.(*object)
+			if g == nil {
+				continue
+			}
+			hv, _ := g.get("hooks")
+			handlers, _ := hv.([]any)
+			m, _ := g.get("matcher")
+			ms, _ := m.(string)
+			for hi, h := range handlers {
+				ho, _ := h.(*object)
+				if ho == nil || !isOurs(ho, "codex") {
+					continue
+				}
+				c, _ := ho.get("command")
+				cs, _ := c.(string)
+				t, _ := ho.get("timeout")
+				secs := 600
+				if n, ok := t.(json.Number); ok {
+					if i, err := n.Int64(); err == nil && i >= 1 {
+						secs = int(i)
+					}
+				}
+				out = append(out, codexTrust{
+					key:  fmt.Sprintf("%s:%s:%d:%d", sp.path, codexEventLabel[ev], gi, hi),
+					hash: CodexHash(ev, ms, cs, secs),
+				})
+			}
+		}
+	}
+	return out
+}
+
+// stateHeader matches a [hooks.state."KEY"] table header.
+var stateHeader = regexp.MustCompile(`^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*')\s*\]\s*(?:#.*)?$`)
+
+// trustCodex writes (install) or removes (uninstall) the trust of
+// agentgate's entries in doc, in Codex's config.toml, keeping the rest of
+// the file as it is. Where it cannot, it changes nothing and the notes
+// say how a person trusts the hook.
+func (s Setup) trustCodex(sp spec, doc *object, install bool) (*Change, []string, error) {
+	cfgPath := filepath.Join(s.codexHome(), "config.toml")
+	manual := []string{fmt.Sprintf("trust the hook in Codex: start codex, open /hooks and trust the agentgate entries (Codex skips an untrusted hook silently), then run 'agentgate doctor'")}
+	old, err := os.ReadFile(cfgPath)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, manual, nil
+	}
+	entries := codexEntries(sp, doc)
+	prefix := sp.path + ":"
+	// Drop every table of ours: the keys under this hooks.json that name
+	// one of our entries now or name nothing of this file any more.
+	mine := map[string]bool{}
+	for _, e := range entries {
+		mine[e.key] = true
+	}
+	var out []string
+	skip := false
+	lines := strings.SplitAfter(string(old), "\n")
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "[") {
+			skip = false
+			if m := stateHeader.FindStringSubmatch(strings.TrimRight(l, "\r\n")); m != nil {
+				if key, ok := tomlKey(m[1]); ok && strings.HasPrefix(key, prefix) && mine[key] {
+					skip = true
+					continue
+				}
+			}
+		}
+		if !skip {
+			out = append(out, l)
+		}
+	}
+	text := strings.Join(out, "")
+	if install {
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		for _, e := range entries {
+			text += fmt.Sprintf("\n[hooks.state.%s]\nenabled = true\ntrusted_hash = %s\n", tomlString(e.key), tomlString(e.hash))
+		}
+	}
+	if text == string(old) {
+		return nil, nil, nil
+	}
+	var check map[string]any
+	if _, err := toml.Decode(text, &check); err != nil {
+		return nil, append(manual, fmt.Sprintf("%s was not changed: %v", cfgPath, err)), nil
+	}
+	c, err := s.write(cfgPath, old, []byte(text))
+	if err != nil {
+		return nil, manual, err
+	}
+	return c, nil, nil
+}
+
+// tomlKey decodes a quoted TOML key.
+func tomlKey(q string) (string, bool) {
+	if strings.HasPrefix(q, "'") {
+		return strings.Trim(q, "'"), true
+	}
+	s, err := strconv.Unquote(q)
+	return s, err == nil
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// CodexTrusted reports, for each of agentgate's entries in the Codex
+// hooks.json for scope, whether config.toml trusts it with the hash it
+// has now. problems is empty when all are trusted.
+func (s Setup) CodexTrusted(scope Scope) (problems []string, err error) {
+	sp, err := s.spec("codex", scope)
+	if err != nil {
+		return nil, err
+	}
+	doc, old, err := readSettings(sp.path)
+	if err != nil || old == nil {
+		return nil, err
+	}
+	var cfg struct {
+		Hooks struct {
+			State map[string]struct {
+				Enabled     *bool  `toml:"enabled"`
+				TrustedHash string `toml:"trusted_hash"`
+			} `toml:"state"`
+		} `toml:"hooks"`
+	}
+	cfgPath := filepath.Join(s.codexHome(), "config.toml")
+	if _, err := toml.DecodeFile(cfgPath, &cfg); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return []string{fmt.Sprintf("%s cannot be read: %v", cfgPath, err)}, nil
+	}
+	for _, e := range codexEntries(sp, doc) {
+		st, ok := cfg.Hooks.State[e.key]
+		switch {
+		case !ok || st.TrustedHash == "":
+			problems = append(problems, fmt.Sprintf("%s is not trusted in %s (Codex skips it)", e.key, cfgPath))
+		case st.TrustedHash != e.hash:
+			problems = append(problems, fmt.Sprintf("%s changed since it was trusted (Codex skips it)", e.key))
+		case st.Enabled != nil && !*st.Enabled:
+			problems = append(problems, fmt.Sprintf("%s is disabled in %s", e.key, cfgPath))
+		}
+	}
+	return problems, nil
+}

@@ -1,0 +1,187 @@
+package hook
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentgate/agentgate/audit"
+	"github.com/agentgate/agentgate/config"
+	"github.com/agentgate/agentgate/engine"
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/visible"
+)
+
+// Gate decides hook events with the one engine.
+type Gate struct {
+	Engine *engine.Engine
+	Config *config.Config
+	// Home is the user's home directory, for protected paths.
+	Home string
+	// Self is the absolute path of agentgate, which a rewritten command
+	// runs.
+	Self string
+	// Session is the session of an event whose host names none.
+	Session string
+}
+
+// Handle answers one event from host h. It never panics: a panic answers
+// deny.
+func (g *Gate) Handle(h *Host, ev Event) (reply Reply) {
+	defer func() {
+		if r := recover(); r != nil {
+			reply = Block(fmt.Sprintf("internal error: %v", r))
+		}
+	}()
+	switch ev.Kind {
+	case Pre:
+		return h.Encode(ev, g.pre(h, ev))
+	case Post, Denied:
+		g.result(h, ev)
+	}
+	return Reply{}
+}
+
+func (g *Gate) session(ev Event) string {
+	if ev.Session != "" {
+		return ev.Session
+	}
+	return g.Session
+}
+
+// pre decides a command about to run.
+func (g *Gate) pre(h *Host, ev Event) Answer {
+	if strings.TrimSpace(ev.Command) == "" {
+		return Answer{Decision: Deny, Reason: "the command is empty"}
+	}
+	if strings.ContainsRune(ev.Command, 0) {
+		return Answer{Decision: Deny, Reason: "the command holds a NUL byte"}
+	}
+	cwd := ev.Cwd
+	if cwd == "" {
+		cwd = "/"
+	}
+	eng := g.Engine
+	j := eng.Judge(gate.Request{Text: ev.Command}, g.Config, cwd, g.Home, g.session(ev))
+	j.Harness, j.ToolUseID = h.Name, ev.ToolUseID
+	if ev.Cwd == "" {
+		j.Decision = gate.Escalate(j.Decision, gate.Reason{Check: gate.CheckInternal, Match: "cwd",
+			Message: "the directory the command runs in is not known: " + ev.CwdProblem})
+	}
+	r := eng.Route(j)
+	switch {
+	case r.Action == engine.Run && r.Outcome == "":
+		return g.allow(h, j, "")
+	case r.Action == engine.Run && r.Outcome != audit.OutcomeApprovedOutOfBand && h.Rewrites:
+		// Approved for the session, or bypassed: the rewritten exec
+		// routes it again, records it and runs it.
+		return g.allow(h, j, r.Outcome)
+	case r.Action == engine.Run:
+		// A person approved it (out of band), or a host that cannot
+		// rewrite runs it: record it first; the host runs the original.
+		x := eng.Escalate(j)
+		if err := x.Approve(r.Outcome); err != nil {
+			return Answer{Decision: Deny, Reason: err.Error()}
+		}
+		_ = x.Later()
+		return Answer{Decision: Allow, Reason: "agentgate: " + r.Outcome}
+	case r.Action == engine.Prompt && h.CanAsk(ev):
+		x := eng.Escalate(j)
+		if err := x.Approve(audit.OutcomeAskedHost); err != nil {
+			return Answer{Decision: Deny, Reason: err.Error()}
+		}
+		_ = x.Later()
+		return Answer{Decision: Ask, Reason: askReason(j)}
+	case r.Action == engine.Prompt:
+		r = engine.NoOneToAsk(h.Name + " cannot ask a person here")
+	}
+	dn := eng.Escalate(j).Refuse(r)
+	return Answer{Decision: Deny, Reason: denyReason(dn)}
+}
+
+// allow answers a command that runs: rewritten into agentgate exec where
+// the host can rewrite.
+func (g *Gate) allow(h *Host, j *engine.Judgement, outcome string) Answer {
+	a := Answer{Decision: Allow, Reason: "agentgate: allowed"}
+	if outcome != "" {
+		a.Reason = "agentgate: " + outcome
+	}
+	if h.Rewrites {
+		a.Rewrite = Rewrite(g.Self, j.Session, j.Request.Text)
+	}
+	return a
+}
+
+// Rewrite is the command a host runs instead of text: agentgate exec,
+// which decides again, never prompts, and runs text with exec's
+// protections, in the same session.
+func Rewrite(self, session, text string) string {
+	var b strings.Builder
+	b.WriteString(quoteSelf(self))
+	b.WriteString(" exec --non-interactive")
+	if session != "" {
+		b.WriteString(" --session " + Quote(session))
+	}
+	b.WriteString(" -- ")
+	b.WriteString(Quote(text))
+	return b.String()
+}
+
+// Quote quotes s for any POSIX shell: single quotes, with each single
+// quote written as '\”. Every byte but NUL survives unchanged.
+func Quote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// quoteSelf writes agentgate's path in double quotes, as people write it,
+// when nothing in it is special there; else in single quotes.
+func quoteSelf(p string) string {
+	if strings.ContainsAny(p, "\"$`\\!\n") {
+		return Quote(p)
+	}
+	return `"` + p + `"`
+}
+
+// askReason is the reason chain the person sees in the host's dialog.
+func askReason(j *engine.Judgement) string {
+	var parts []string
+	for _, r := range j.Decision.Reasons() {
+		parts = append(parts, visible.String(r.String()))
+	}
+	for _, r := range j.Decision.Risks() {
+		parts = append(parts, "note: "+r.Program+" "+r.Note)
+	}
+	return "agentgate: " + strings.Join(parts, "; ")
+}
+
+// denyReason is what the model is told: the reason, the next step, and
+// how a person can approve it once from another terminal.
+func denyReason(dn engine.Denial) string {
+	s := fmt.Sprintf("agentgate denied %s: %s", visible.String(dn.Command), visible.String(dn.Reason))
+	if dn.NextStep != "" {
+		s += ". Next step: " + dn.NextStep
+	}
+	if dn.Pending != "" {
+		s += fmt.Sprintf(". A person can approve it once from another terminal with \"agentgate approve %s\"; then retry the exact same command", dn.Pending)
+	}
+	if dn.LogErr != nil {
+		s += ". (The audit record was not written: " + dn.LogErr.Error() + ")"
+	}
+	return s
+}
+
+// result records how an escalated command ended, from the host's result
+// event, under the escalation's record id.
+func (g *Gate) result(h *Host, ev Event) {
+	x, ok := g.Engine.Resume(g.Config, g.session(ev), ev.ToolUseID)
+	if !ok {
+		return
+	}
+	outcome := x.Rec.Outcome
+	switch {
+	case ev.Kind == Denied:
+		outcome = audit.OutcomeDeniedHost
+	case outcome == audit.OutcomeAskedHost:
+		outcome = audit.OutcomeApprovedHost
+	}
+	_ = x.End(outcome, ev.ExitCode)
+}

@@ -1,0 +1,64 @@
+package hook
+
+// Gemini is the Gemini CLI. Its BeforeTool hook (matcher
+// run_shell_command) gets .tool_input.command and the tool input's
+// dir_path, .cwd and .session_id. Gemini's "ask" shows its dialog in an
+// interactive run but hangs a headless one (gemini -p), and the event does
+// not say which it is, so an ask is answered deny with an id to approve
+// out of band. Allow is exit 0; a rewrite is decision allow with
+// hookSpecificOutput.tool_input, which Gemini merges over the model's
+// arguments. Deny is exit 2 with the reason on stderr (Gemini ignores
+// Claude Code's permissionDecision). AfterTool reports a command that ran.
+var Gemini = &Host{
+	Name:     "gemini",
+	Decode:   decodeGemini,
+	Encode:   encodeGemini,
+	CanAsk:   func(Event) bool { return false },
+	Rewrites: true,
+}
+
+func decodeGemini(data []byte) (Event, error) {
+	env, err := decodeEnvelope(data)
+	if err != nil {
+		return Event{}, err
+	}
+	ev := Event{Session: env.Session, ToolUseID: env.ToolUseID, Mode: env.Mode}
+	if env.Tool != "run_shell_command" {
+		return ev, nil
+	}
+	switch env.Event {
+	case "BeforeTool":
+		ev.Kind = Pre
+	case "AfterTool":
+		ev.Kind, ev.ExitCode = Post, exitCode(env.Response)
+		return ev, nil
+	default:
+		return ev, nil
+	}
+	ev.input, ev.Command, err = toolInput(env.Input, "command")
+	if err != nil {
+		return Event{}, err
+	}
+	dirField := "dir_path"
+	if _, ok := ev.input[dirField]; !ok {
+		dirField = "directory" // its name before dir_path
+	}
+	ev.Cwd, ev.CwdProblem = workdir(ev.input, dirField, env.Cwd)
+	return ev, nil
+}
+
+func encodeGemini(ev Event, a Answer) Reply {
+	switch a.Decision {
+	case Pass:
+		return Reply{}
+	case Allow:
+		if a.Rewrite == "" {
+			return Reply{}
+		}
+		return Reply{Stdout: marshal(map[string]any{"decision": "allow",
+			"hookSpecificOutput": map[string]any{"tool_input": withCommand(ev.input, "command", a.Rewrite)}})}
+	case Ask:
+		return Reply{Stdout: marshal(map[string]any{"decision": "ask", "reason": oneLine(a.Reason)})}
+	}
+	return Block(a.Reason)
+}

@@ -1,0 +1,278 @@
+// Package hook lets the agents people run (Claude Code, Codex CLI, Gemini
+// CLI, Cursor) put their shell commands through agentgate's one engine.
+// Each host's pre-tool hook sends a JSON event on stdin; a [Host] decodes
+// it into an [Event], [Gate.Handle] decides with the engine exactly as
+// exec does, and the host encodes the [Answer] in its own protocol.
+//
+// # Guarantees
+//
+//   - The hook never prompts: it never opens /dev/tty. A person is asked
+//     in the host's own dialog where the host has one that reaches a
+//     person, and otherwise the answer is deny, with an id the person
+//     can approve from another terminal ("agentgate approve ID").
+//   - Never fail open by accident: a malformed event, an internal error
+//     or a panic answers deny, as exit status 2 with the reason on
+//     stderr, which every host treats as a block. [Block] is that reply.
+//   - What runs is what was checked: where the host can rewrite the tool
+//     input, an allowed command becomes "agentgate exec --non-interactive
+//     -- '<exact text>'", every other field kept, so exec's direct
+//     execution, git hardening and confinement apply, and exec decides
+//     again when it runs (and denies rather than prompts).
+//   - The working directory is the tool input's own directory field where
+//     the host has one, resolved against the event's cwd; when it cannot
+//     be known the command asks (or is denied).
+//
+// Only the shell tool is gated. The hosts' own file, search, edit, fetch
+// and MCP tools do not pass through agentgate.
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Kind is the kind of event a host sent.
+type Kind int
+
+// The kinds of event.
+const (
+	// Other is an event agentgate has no opinion on (another tool, an
+	// event it was not installed for): the answer is empty.
+	Other Kind = iota
+	// Pre is a shell command about to run.
+	Pre
+	// Post is a shell command that ran.
+	Post
+	// Denied is a shell command the host refused after asking.
+	Denied
+)
+
+// Event is a host's hook event, decoded.
+type Event struct {
+	Kind Kind
+	// Command is the shell command text, exactly as the host will run it.
+	Command string
+	// Cwd is the absolute directory the command runs in; "" when it
+	// cannot be known, and CwdProblem says why.
+	Cwd, CwdProblem string
+	// Session is the host's session or conversation id.
+	Session string
+	// ToolUseID is the host's id of this tool call.
+	ToolUseID string
+	// Mode is the host's permission mode, when it sends one.
+	Mode string
+	// ExitCode is the command's exit status on a Post event, when the host
+	// reports it.
+	ExitCode *int
+	// input is the tool input as sent, for a rewrite that keeps every
+	// other field.
+	input map[string]json.RawMessage
+}
+
+// Decision is the answer's verdict.
+type Decision int
+
+// The verdicts.
+const (
+	Deny Decision = iota
+	Allow
+	Ask
+	// Pass answers nothing: an event agentgate has no opinion on.
+	Pass
+)
+
+func (d Decision) String() string {
+	return [...]string{"deny", "allow", "ask", "pass"}[d]
+}
+
+// Answer is what agentgate tells the host.
+type Answer struct {
+	Decision Decision
+	// Reason is, for ask, the reason chain the person sees in the host's
+	// dialog; for deny, the reason and next step sent to the model.
+	Reason string
+	// Rewrite, for allow, is the command to run instead, when the host
+	// can rewrite its tool input.
+	Rewrite string
+}
+
+// Reply is an encoded answer: what the hook process writes and how it
+// exits. Code is 0 or 2, never 1: hosts run the command on exit 1.
+type Reply struct {
+	Stdout, Stderr []byte
+	Code           int
+}
+
+// Host is one agent's protocol.
+type Host struct {
+	// Name is the host's name on the command line: claude, codex, gemini,
+	// cursor.
+	Name string
+	// Decode reads an event. An error answers deny.
+	Decode func(data []byte) (Event, error)
+	// Encode writes an answer to ev.
+	Encode func(ev Event, a Answer) Reply
+	// CanAsk reports whether an ask answer to ev reaches a person; where
+	// it does not, the answer is deny with an id to approve out of band.
+	CanAsk func(ev Event) bool
+	// Rewrites is true when the host can rewrite the tool input.
+	Rewrites bool
+}
+
+// Hosts are the hosts agentgate plugs into, by name.
+var Hosts = map[string]*Host{
+	"claude": Claude,
+	"codex":  Codex,
+	"gemini": Gemini,
+	"cursor": Cursor,
+}
+
+// Names lists the hosts in a fixed order.
+var Names = []string{"claude", "codex", "gemini", "cursor"}
+
+// Block is the reply every host treats as a block: exit 2 with the reason
+// on stderr. It is the answer to a malformed event or an internal error.
+func Block(reason string) Reply {
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		reason = "denied"
+	}
+	if !strings.HasPrefix(reason, "agentgate") {
+		reason = "agentgate: denied: " + reason
+	}
+	return Reply{Stderr: []byte(oneLine(reason) + "\n"), Code: 2}
+}
+
+// oneLine keeps text on one line: hosts show stderr and reasons as they
+// are, and a newline from a command could forge a line.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// MaxEvent bounds an event: larger ones are denied unread.
+const MaxEvent = 1 << 20
+
+// errMalformed wraps every decoding problem.
+var errMalformed = errors.New("malformed hook event")
+
+func malformed(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errMalformed, fmt.Sprintf(format, args...))
+}
+
+// envelope is the fields most hosts share.
+type envelope struct {
+	Event     string          `json:"hook_event_name"`
+	Tool      string          `json:"tool_name"`
+	Input     json.RawMessage `json:"tool_input"`
+	Response  json.RawMessage `json:"tool_response"`
+	Cwd       string          `json:"cwd"`
+	Session   string          `json:"session_id"`
+	ToolUseID string          `json:"tool_use_id"`
+	Mode      string          `json:"permission_mode"`
+}
+
+func decodeEnvelope(data []byte) (envelope, error) {
+	var env envelope
+	if len(data) > MaxEvent {
+		return env, malformed("larger than %d bytes", MaxEvent)
+	}
+	if err := json.Unmarshal(data, &env); err != nil {
+		return env, malformed("%v", err)
+	}
+	return env, nil
+}
+
+// toolInput decodes the tool input object and its command field.
+func toolInput(raw json.RawMessage, field string) (map[string]json.RawMessage, string, error) {
+	var in map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &in); err != nil || in == nil {
+		return nil, "", malformed("tool_input is not an object")
+	}
+	var cmd string
+	if err := json.Unmarshal(in[field], &cmd); err != nil {
+		return nil, "", malformed("tool_input.%s is not a string", field)
+	}
+	return in, cmd, nil
+}
+
+// workdir resolves the directory a command runs in: the tool input's own
+// directory field (named dirField) when present, resolved against the
+// event's cwd; else the event's cwd. It returns "" and why when neither
+// is an absolute path.
+func workdir(in map[string]json.RawMessage, dirField, cwd string) (string, string) {
+	base := ""
+	if filepath.IsAbs(cwd) {
+		base = filepath.Clean(cwd)
+	}
+	raw, ok := in[dirField]
+	if dirField == "" || !ok || string(raw) == "null" {
+		if base == "" {
+			return "", fmt.Sprintf("the event's cwd %q is not an absolute path", cwd)
+		}
+		return base, ""
+	}
+	var dir string
+	if err := json.Unmarshal(raw, &dir); err != nil {
+		return "", fmt.Sprintf("tool_input.%s is not a string", dirField)
+	}
+	switch {
+	case dir == "":
+		if base == "" {
+			return "", fmt.Sprintf("the event's cwd %q is not an absolute path", cwd)
+		}
+		return base, ""
+	case filepath.IsAbs(dir):
+		return filepath.Clean(dir), ""
+	case base == "":
+		return "", fmt.Sprintf("tool_input.%s %q is relative and the event's cwd is not known", dirField, dir)
+	}
+	return filepath.Join(base, dir), ""
+}
+
+// withCommand returns the tool input with its command field replaced and
+// every other field as it was.
+func withCommand(in map[string]json.RawMessage, field, cmd string) map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(in))
+	for k, v := range in {
+		out[k] = v
+	}
+	b, _ := json.Marshal(cmd)
+	out[field] = b
+	return out
+}
+
+// exitCode looks for an exit status in a tool response: the hosts name it
+// differently, and some do not report it at all.
+func exitCode(raw json.RawMessage) *int {
+	var resp map[string]json.RawMessage
+	if json.Unmarshal(raw, &resp) != nil {
+		return nil
+	}
+	for _, k := range []string{"exit_code", "exitCode", "returnCode", "return_code"} {
+		var n int
+		if v, ok := resp[k]; ok && json.Unmarshal(v, &n) == nil {
+			return &n
+		}
+	}
+	return nil
+}
+
+// marshal encodes v for a host, with a newline; HTML characters are left
+// alone.
+func marshal(v any) []byte {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil
+	}
+	return []byte(b.String())
+}
