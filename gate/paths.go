@@ -161,6 +161,9 @@ var DefaultSelf = []string{
 	"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile", "~/.zshrc",
 	"~/.zshenv", "~/.zprofile", "~/.zlogin", "~/.config/fish", "~/.inputrc", "/etc/profile",
 	"/etc/bash.bashrc", "/etc/zsh", ".git/config", ".git/hooks", ".agentgate.toml", ".agentgate.local.toml",
+	// The agents' own settings, where a hook or a bypass mode is set.
+	".claude/settings.json", ".claude/settings.local.json", ".codex/config.toml", ".codex/hooks.json",
+	".gemini/settings.json", ".cursor/hooks.json",
 }
 
 // pathHit is a word of the command that names a protected path.
