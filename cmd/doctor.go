@@ -33,7 +33,7 @@ cannot fully confine); 2 for a configuration error.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return doctorRun(o)
+			return doctorAll(o)
 		},
 	}
 	o.Flags.register(c.Flags())

@@ -70,17 +70,20 @@ func codexEntries(sp spec, doc *object) []codexTrust {
 			ms, _ := m.(string)
 			for hi, h := range handlers {
 				ho, _ := h.(*object)
-				if ho == nil || !isOurs(ho, "codex") {
+				if ho == nil || !isOurs(ho, "codex", sp.self) {
 					continue
 				}
 				c, _ := ho.get("command")
 				cs, _ := c.(string)
 				t, _ := ho.get("timeout")
 				secs := 600
-				if n, ok := t.(json.Number); ok {
+				switch n := t.(type) {
+				case json.Number:
 					if i, err := n.Int64(); err == nil && i >= 1 {
 						secs = int(i)
 					}
+				case int:
+					secs = max(n, 1)
 				}
 				out = append(out, codexTrust{
 					key:  fmt.Sprintf("%s:%s:%d:%d", sp.path, codexEventLabel[ev], gi, hi),
@@ -137,7 +140,10 @@ func (s Setup) trustCodex(sp spec, doc *object, install bool) (*Change, []string
 			text += "\n"
 		}
 		for _, e := range entries {
-			text += fmt.Sprintf("\n[hooks.state.%s]\nenabled = true\ntrusted_hash = %s\n", tomlString(e.key), tomlString(e.hash))
+			if text != "" {
+				text += "\n"
+			}
+			text += fmt.Sprintf("[hooks.state.%s]\nenabled = true\ntrusted_hash = %s\n", tomlString(e.key), tomlString(e.hash))
 		}
 	}
 	if text == string(old) {

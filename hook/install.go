@@ -53,6 +53,8 @@ type spec struct {
 	handler func(command string) *object
 	// top are keys the file needs at its top level (Cursor's version).
 	top map[string]any
+	// self is agentgate's path, whose entries are agentgate's.
+	self string
 }
 
 func (s Setup) codexHome() string {
@@ -85,6 +87,12 @@ func (s Setup) Path(host string, scope Scope) (string, error) {
 }
 
 func (s Setup) spec(host string, scope Scope) (spec, error) {
+	sp, err := s.spec0(host, scope)
+	sp.self = s.Self
+	return sp, err
+}
+
+func (s Setup) spec0(host string, scope Scope) (spec, error) {
 	base := s.Home
 	if scope == Project {
 		if !filepath.IsAbs(s.Project) {
@@ -136,15 +144,16 @@ func (s Setup) spec(host string, scope Scope) (spec, error) {
 	return spec{}, fmt.Errorf("unknown host %q (hosts: %s)", host, strings.Join(Names, ", "))
 }
 
-// ours reports whether a hook command is agentgate's for host, whatever
-// path it names (an old or broken one included).
-func ours(command, host string) bool {
+// ours reports whether a hook command is agentgate's for host: it runs
+// self, or a program whose name holds "agentgate" (an old or broken path
+// included), with "hook HOST".
+func ours(command, host, self string) bool {
 	f := strings.Fields(command)
 	if len(f) < 3 || f[len(f)-2] != "hook" || f[len(f)-1] != host {
 		return false
 	}
 	first := strings.Trim(strings.Join(f[:len(f)-2], " "), `'"`)
-	return filepath.Base(first) == "agentgate" || strings.Contains(first, "agentgate")
+	return (self != "" && first == self) || strings.Contains(filepath.Base(first), "agentgate")
 }
 
 // readSettings reads a JSON settings file; a missing or empty file is an
@@ -207,7 +216,7 @@ func (sp spec) edit(doc *object, host, command string) error {
 		for _, item := range list {
 			if sp.matcher == "" {
 				h, ok := item.(*object)
-				if ok && isOurs(h, host) {
+				if ok && isOurs(h, host, sp.self) {
 					if command != "" && !placed {
 						out, placed = append(out, sp.handler(command)), true
 					}
@@ -226,7 +235,7 @@ func (sp spec) edit(doc *object, host, command string) error {
 			var kept []any
 			removed := false
 			for _, h := range handlers {
-				if ho, ok := h.(*object); ok && isOurs(ho, host) {
+				if ho, ok := h.(*object); ok && isOurs(ho, host, sp.self) {
 					removed = true
 					if command != "" && !placed {
 						kept, placed = append(kept, sp.handler(command)), true
@@ -282,10 +291,10 @@ func matchesShell(matcher, host string) bool {
 	return err != nil || re.MatchString(shellTool[host])
 }
 
-func isOurs(h *object, host string) bool {
+func isOurs(h *object, host, self string) bool {
 	c, _ := h.get("command")
 	s, _ := c.(string)
-	return ours(s, host)
+	return ours(s, host, self)
 }
 
 // Install writes host's hook entries into its configuration for scope:
@@ -455,7 +464,7 @@ func (s Setup) Inspect(host string, scope Scope) (Entry, error) {
 				c, _ := ho.get("command")
 				cs, _ := c.(string)
 				switch {
-				case ours(cs, host):
+				case ours(cs, host, s.Self):
 					e.Events[ev] = cs
 				case ev == sp.events[0]:
 					e.Other = append(e.Other, cs)
