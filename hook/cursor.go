@@ -36,9 +36,11 @@ func decodeCursor(data []byte) (Event, error) {
 	if ce.Event != "beforeShellExecution" {
 		return ev, nil
 	}
-	if err := json.Unmarshal(ce.Command, &ev.Command); err != nil {
+	cmd, ok := jsonString(ce.Command)
+	if !ok {
 		return Event{}, malformed("command is not a string")
 	}
+	ev.Command = cmd
 	ev.Kind = Pre
 	ev.Cwd, ev.CwdProblem = workdir(nil, "", ce.Cwd)
 	return ev, nil

@@ -196,11 +196,20 @@ func toolInput(raw json.RawMessage, field string) (map[string]json.RawMessage, s
 	if err := json.Unmarshal(raw, &in); err != nil || in == nil {
 		return nil, "", malformed("tool_input is not an object")
 	}
-	var cmd string
-	if err := json.Unmarshal(in[field], &cmd); err != nil {
+	cmd, ok := jsonString(in[field])
+	if !ok {
 		return nil, "", malformed("tool_input.%s is not a string", field)
 	}
 	return in, cmd, nil
+}
+
+// jsonString decodes a JSON string; null and other types are not one.
+func jsonString(raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // workdir resolves the directory a command runs in: the tool input's own

@@ -1,0 +1,171 @@
+package hook
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// Each host's events decode to the command, the directory it runs in,
+// the session and the tool-use id; events about other tools pass.
+func TestDecode(t *testing.T) {
+	tests := []struct {
+		host, event string
+		kind        Kind
+		cmd, cwd    string
+		session, id string
+		problem     string
+	}{
+		// Claude Code, from its hooks reference.
+		{"claude", `{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"psql -c 'SELECT 1'","description":"q","timeout":120000},"tool_use_id":"toolu_01"}`,
+			Pre, "psql -c 'SELECT 1'", "/p", "abc123", "toolu_01", ""},
+		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/p/x"},"cwd":"/p"}`, Other, "", "", "", "", ""},
+		{"claude", `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"x"},"session_id":"s","tool_use_id":"u"}`, Post, "", "", "s", "u", ""},
+		{"claude", `{"hook_event_name":"PermissionDenied","tool_name":"Bash","tool_input":{"command":"ls"},"session_id":"s","tool_use_id":"u"}`, Denied, "", "", "s", "u", ""},
+		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"relative"}`, Pre, "ls", "", "", "", "not an absolute path"},
+		// Codex: tool_name Bash and tool_input.command although the
+		// model's tool is exec_command; workdir is where it runs.
+		{"codex", `{"session_id":"019a","turn_id":"t1","cwd":"/p","hook_event_name":"PreToolUse","model":"m","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"git status"},"tool_use_id":"call_1"}`,
+			Pre, "git status", "/p", "019a", "call_1", ""},
+		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","workdir":"sub"},"session_id":"s"}`, Pre, "ls", "/p/sub", "s", "", ""},
+		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","workdir":"/q"}}`, Pre, "ls", "/q", "", "", ""},
+		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"x"}}`, Other, "", "", "", "", ""},
+		// Gemini CLI: BeforeTool on run_shell_command, dir_path.
+		{"gemini", `{"session_id":"g1","transcript_path":"/t","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-01-01T00:00:00Z","tool_name":"run_shell_command","tool_input":{"command":"ls -la","description":"list","dir_path":"src"}}`,
+			Pre, "ls -la", "/p/src", "g1", "", ""},
+		{"gemini", `{"cwd":"/p","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","directory":"/q"}}`, Pre, "ls", "/q", "", "", ""},
+		{"gemini", `{"cwd":"","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"src"}}`, Pre, "ls", "", "", "", "relative"},
+		{"gemini", `{"cwd":"/p","hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"path":"/p/.env"}}`, Other, "", "", "", "", ""},
+		// Cursor, from its documented beforeShellExecution example.
+		{"cursor", `{"hook_event_name":"beforeShellExecution","conversation_id":"conv-123","generation_id":"gen-456","workspace_roots":["/path/to/project"],"command":"npm install express","cwd":"/path/to/project"}`,
+			Pre, "npm install express", "/path/to/project", "conv-123", "", ""},
+		{"cursor", `{"hook_event_name":"afterShellExecution","conversation_id":"c","command":"ls","cwd":"/p","output":"x","duration":150}`, Other, "", "", "c", "", ""},
+	}
+	for _, tt := range tests {
+		ev, err := Hosts[tt.host].Decode([]byte(tt.event))
+		if err != nil {
+			t.Errorf("%s %s: %v", tt.host, tt.event, err)
+			continue
+		}
+		if ev.Kind != tt.kind || ev.Command != tt.cmd || ev.Cwd != tt.cwd || ev.Session != tt.session || ev.ToolUseID != tt.id ||
+			!strings.Contains(ev.CwdProblem, tt.problem) || (tt.problem == "") != (ev.CwdProblem == "") {
+			t.Errorf("%s %s:\ngot  %+v\nwant kind %d cmd %q cwd %q session %q id %q problem %q", tt.host, tt.event, ev, tt.kind, tt.cmd, tt.cwd, tt.session, tt.id, tt.problem)
+		}
+	}
+}
+
+// Malformed events are errors, which answer deny; never a pass.
+func TestDecodeMalformed(t *testing.T) {
+	for _, host := range Names {
+		for _, in := range []string{
+			``, `garbage`, `[]`, `{"hook_event_name":`, `{}{}`,
+			`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":42}}`,
+			`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":"ls"}`,
+			`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":null}}`,
+			`{"hook_event_name":"beforeShellExecution","command":["ls"]}`,
+			`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}`,
+			`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{}}`,
+			`{"hook_event_name":"beforeShellExecution"}`,
+			strings.Repeat(" ", MaxEvent+1),
+		} {
+			ev, err := Hosts[host].Decode([]byte(in))
+			if err == nil && ev.Kind == Pre {
+				t.Errorf("%s: %.60q decoded as a command (%+v)", host, in, ev)
+			}
+			if err == nil && ev.Kind == Other && looksShell(host, in) {
+				t.Errorf("%s: %.60q passed", host, in)
+			}
+		}
+	}
+}
+
+// looksShell reports whether a malformed event was about the host's
+// shell tool, which must not pass.
+func looksShell(host, in string) bool {
+	switch host {
+	case "claude", "codex":
+		return strings.Contains(in, `"PreToolUse","tool_name":"Bash"`)
+	case "gemini":
+		return strings.Contains(in, `"BeforeTool","tool_name":"run_shell_command"`)
+	}
+	return strings.Contains(in, `"beforeShellExecution"`)
+}
+
+// Each host's answers, in its own protocol.
+func TestEncode(t *testing.T) {
+	claudeEv, _ := Claude.Decode([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status","description":"d","run_in_background":false},"cwd":"/p"}`))
+	codexEv, _ := Codex.Decode([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status","workdir":"/p"},"cwd":"/p"}`))
+	geminiEv, _ := Gemini.Decode([]byte(`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"git status","dir_path":"/p","description":"d"},"cwd":"/p"}`))
+	cursorEv, _ := Cursor.Decode([]byte(`{"hook_event_name":"beforeShellExecution","command":"git status","cwd":"/p"}`))
+	rw := `"/bin/agentgate" exec --non-interactive -- 'git status'`
+	tests := []struct {
+		host   *Host
+		ev     Event
+		a      Answer
+		stdout string
+		stderr string
+		code   int
+	}{
+		{Claude, claudeEv, Answer{Decision: Allow, Rewrite: rw},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"agentgate: allowed","updatedInput":{"command":"\"/bin/agentgate\" exec --non-interactive -- 'git status'","description":"d","run_in_background":false}}}`, "", 0},
+		{Claude, claudeEv, Answer{Decision: Ask, Reason: "agentgate: \"rm\" is not on the allowlist"},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"agentgate: \"rm\" is not on the allowlist"}}`, "", 0},
+		{Claude, claudeEv, Answer{Decision: Deny, Reason: "agentgate denied x:\nno"},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"agentgate denied x: no"}}`, "", 0},
+		{Claude, claudeEv, Answer{Decision: Pass}, ``, "", 0},
+		{Codex, codexEv, Answer{Decision: Allow}, ``, "", 0},
+		{Codex, codexEv, Answer{Decision: Allow, Rewrite: rw},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"agentgate: allowed","updatedInput":{"command":"\"/bin/agentgate\" exec --non-interactive -- 'git status'","workdir":"/p"}}}`, "", 0},
+		{Codex, codexEv, Answer{Decision: Deny, Reason: "agentgate denied rm"}, ``, "agentgate denied rm\n", 2},
+		{Codex, codexEv, Answer{Decision: Ask, Reason: "ask"}, ``, "agentgate: denied: ask\n", 2},
+		{Gemini, geminiEv, Answer{Decision: Allow}, ``, "", 0},
+		{Gemini, geminiEv, Answer{Decision: Allow, Rewrite: rw},
+			`{"decision":"allow","hookSpecificOutput":{"tool_input":{"command":"\"/bin/agentgate\" exec --non-interactive -- 'git status'","description":"d","dir_path":"/p"}}}`, "", 0},
+		{Gemini, geminiEv, Answer{Decision: Deny, Reason: "agentgate denied rm"}, ``, "agentgate denied rm\n", 2},
+		{Cursor, cursorEv, Answer{Decision: Allow}, `{"permission":"allow"}`, "", 0},
+		{Cursor, cursorEv, Answer{Decision: Ask, Reason: "why"}, `{"agent_message":"why","permission":"ask","user_message":"agentgate: why"}`, "", 0},
+		{Cursor, cursorEv, Answer{Decision: Deny, Reason: "why"}, `{"agent_message":"why","permission":"deny","user_message":"agentgate: why"}`, "", 0},
+	}
+	for _, tt := range tests {
+		r := tt.host.Encode(tt.ev, tt.a)
+		if strings.TrimSpace(string(r.Stdout)) != tt.stdout || string(r.Stderr) != tt.stderr || r.Code != tt.code {
+			t.Errorf("%s %s:\ngot  %q %q %d\nwant %q %q %d", tt.host.Name, tt.a.Decision, r.Stdout, r.Stderr, r.Code, tt.stdout, tt.stderr, tt.code)
+		}
+		if r.Code == 1 {
+			t.Errorf("%s %s: exit 1 runs the command", tt.host.Name, tt.a.Decision)
+		}
+		if len(r.Stdout) > 0 && !json.Valid(r.Stdout) {
+			t.Errorf("%s %s: stdout is not JSON: %s", tt.host.Name, tt.a.Decision, r.Stdout)
+		}
+	}
+}
+
+// Only Claude Code's interactive modes reach a person with ask.
+func TestCanAsk(t *testing.T) {
+	for _, tt := range []struct {
+		host *Host
+		mode string
+		want bool
+	}{
+		{Claude, "default", true}, {Claude, "acceptEdits", true}, {Claude, "plan", true},
+		{Claude, "bypassPermissions", false}, {Claude, "dontAsk", false}, {Claude, "auto", false}, {Claude, "", false},
+		{Codex, "default", false}, {Gemini, "", false}, {Cursor, "", false},
+	} {
+		if got := tt.host.CanAsk(Event{Mode: tt.mode}); got != tt.want {
+			t.Errorf("%s %q: %v, want %v", tt.host.Name, tt.mode, got, tt.want)
+		}
+	}
+}
+
+// The rewrite holds the exact text, whatever quotes it holds.
+func TestRewriteQuote(t *testing.T) {
+	for _, tt := range []struct{ self, sess, text, want string }{
+		{"/usr/bin/agentgate", "", "git status", `"/usr/bin/agentgate" exec --non-interactive -- 'git status'`},
+		{"/usr/bin/agentgate", "s-1", "echo 'a b' \"$HOME\"", `"/usr/bin/agentgate" exec --non-interactive --session 's-1' -- 'echo '\''a b'\'' "$HOME"'`},
+		{"/home/a b/$x/agentgate", "it's", "ls", `'/home/a b/$x/agentgate' exec --non-interactive --session 'it'\''s' -- 'ls'`},
+	} {
+		if got := Rewrite(tt.self, tt.sess, tt.text); got != tt.want {
+			t.Errorf("Rewrite(%q, %q, %q) = %s; want %s", tt.self, tt.sess, tt.text, got, tt.want)
+		}
+	}
+}
