@@ -47,9 +47,9 @@ func CodexHash(event, matcher, command string, timeout int) string {
 // codexTrust is one trust entry: its key and hash.
 type codexTrust struct{ key, hash string }
 
-// codexEntries finds agentgate's entries in a Codex hooks.json document,
-// with their trust keys.
-func codexEntries(sp spec, doc *object) []codexTrust {
+// codexEntries finds the command handlers of a Codex hooks.json
+// document with their trust keys, agentgate's (mine) or the others'.
+func codexEntries(sp spec, doc *object, mine bool) []codexTrust {
 	hv, _ := doc.get("hooks")
 	hooks, _ := hv.(*object)
 	if hooks == nil {
@@ -70,7 +70,7 @@ func codexEntries(sp spec, doc *object) []codexTrust {
 			ms, _ := m.(string)
 			for hi, h := range handlers {
 				ho, _ := h.(*object)
-				if ho == nil || !isOurs(ho, "codex", sp.self) {
+				if ho == nil || isOurs(ho, "codex", sp.self) != mine {
 					continue
 				}
 				c, _ := ho.get("command")
@@ -95,6 +95,28 @@ func codexEntries(sp spec, doc *object) []codexTrust {
 	return out
 }
 
+// codexEdit edits doc like spec.edit and says how Codex's trust must
+// follow: agentgate's keys before and after, and the new keys of the
+// other hooks whose positions moved.
+func (sp spec) codexEdit(doc *object, command string) (drop map[string]bool, add []codexTrust, rename map[string]string, err error) {
+	before, othersBefore := codexEntries(sp, doc, true), codexEntries(sp, doc, false)
+	if err := sp.edit(doc, "codex", command); err != nil {
+		return nil, nil, nil, err
+	}
+	add, othersAfter := codexEntries(sp, doc, true), codexEntries(sp, doc, false)
+	drop = map[string]bool{}
+	for _, e := range append(before, add...) {
+		drop[e.key] = true
+	}
+	rename = map[string]string{}
+	for i := range othersBefore {
+		if i < len(othersAfter) && othersBefore[i].key != othersAfter[i].key {
+			rename[othersBefore[i].key] = othersAfter[i].key
+		}
+	}
+	return drop, add, rename, nil
+}
+
 // stateHeader matches a [hooks.state."KEY"] table header.
 var stateHeader = regexp.MustCompile(`^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*')\s*\]\s*(?:#.*)?$`)
 
@@ -102,20 +124,12 @@ var stateHeader = regexp.MustCompile(`^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^
 // agentgate's entries in doc, in Codex's config.toml, keeping the rest of
 // the file as it is. Where it cannot, it changes nothing and the notes
 // say how a person trusts the hook.
-func (s Setup) trustCodex(sp spec, doc *object, install bool) (*Change, []string, error) {
+func (s Setup) trustCodex(sp spec, drop map[string]bool, add []codexTrust, rename map[string]string) (*Change, []string, error) {
 	cfgPath := filepath.Join(s.codexHome(), "config.toml")
 	manual := []string{fmt.Sprintf("trust the hook in Codex: start codex, open /hooks and trust the agentgate entries (Codex skips an untrusted hook silently), then run 'agentgate doctor'")}
 	old, err := os.ReadFile(cfgPath)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, manual, nil
-	}
-	entries := codexEntries(sp, doc)
-	prefix := sp.path + ":"
-	// Drop every table of ours: the keys under this hooks.json that name
-	// one of our entries now or name nothing of this file any more.
-	mine := map[string]bool{}
-	for _, e := range entries {
-		mine[e.key] = true
 	}
 	var out []string
 	skip := false
@@ -124,9 +138,11 @@ func (s Setup) trustCodex(sp spec, doc *object, install bool) (*Change, []string
 		if strings.HasPrefix(strings.TrimSpace(l), "[") {
 			skip = false
 			if m := stateHeader.FindStringSubmatch(strings.TrimRight(l, "\r\n")); m != nil {
-				if key, ok := tomlKey(m[1]); ok && strings.HasPrefix(key, prefix) && mine[key] {
+				if key, ok := tomlKey(m[1]); ok && drop[key] {
 					skip = true
 					continue
+				} else if ok && rename[key] != "" {
+					l = "[hooks.state." + tomlString(rename[key]) + "]\n"
 				}
 			}
 		}
@@ -135,11 +151,11 @@ func (s Setup) trustCodex(sp spec, doc *object, install bool) (*Change, []string
 		}
 	}
 	text := strings.Join(out, "")
-	if install {
+	if len(add) > 0 {
 		if text != "" && !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
-		for _, e := range entries {
+		for _, e := range add {
 			if text != "" {
 				text += "\n"
 			}
@@ -212,7 +228,7 @@ func (s Setup) CodexTrusted(scope Scope) (problems []string, err error) {
 	if _, err := toml.DecodeFile(cfgPath, &cfg); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return []string{fmt.Sprintf("%s cannot be read: %v", cfgPath, err)}, nil
 	}
-	for _, e := range codexEntries(sp, doc) {
+	for _, e := range codexEntries(sp, doc, true) {
 		st, ok := cfg.Hooks.State[e.key]
 		switch {
 		case !ok || st.TrustedHash == "":

@@ -310,7 +310,15 @@ func (s Setup) Install(host string, scope Scope) (changes []Change, notes []stri
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := sp.edit(doc, host, s.Command(host)); err != nil {
+	var drop map[string]bool
+	var add []codexTrust
+	var rename map[string]string
+	if host == "codex" {
+		drop, add, rename, err = sp.codexEdit(doc, s.Command(host))
+	} else {
+		err = sp.edit(doc, host, s.Command(host))
+	}
+	if err != nil {
 		return nil, nil, err
 	}
 	c, err := s.write(sp.path, old, formatJSON(doc))
@@ -321,7 +329,7 @@ func (s Setup) Install(host string, scope Scope) (changes []Change, notes []stri
 		changes = append(changes, *c)
 	}
 	if host == "codex" {
-		tc, tnotes, err := s.trustCodex(sp, doc, true)
+		tc, tnotes, err := s.trustCodex(sp, drop, add, rename)
 		if err != nil {
 			return changes, nil, err
 		}
@@ -347,17 +355,20 @@ func (s Setup) Uninstall(host string, scope Scope) (changes []Change, err error)
 		return nil, err
 	}
 	if host == "codex" {
-		// The trust keys name positions: drop ours and move the later
-		// ones before the entries move.
-		tc, _, err := s.trustCodex(sp, doc, false)
+		// The trust keys name positions: drop ours, and move the keys of
+		// the hooks after ours with them.
+		drop, _, rename, err := sp.codexEdit(doc, "")
+		if err != nil {
+			return nil, err
+		}
+		tc, _, err := s.trustCodex(sp, drop, nil, rename)
 		if err != nil {
 			return nil, err
 		}
 		if tc != nil {
 			changes = append(changes, *tc)
 		}
-	}
-	if err := sp.edit(doc, host, ""); err != nil {
+	} else if err := sp.edit(doc, host, ""); err != nil {
 		return changes, err
 	}
 	c, err := s.write(sp.path, old, formatJSON(doc))
