@@ -95,7 +95,7 @@ func (o *ExecOptions) refuse(dn engine.Denial) error {
 	if o.JSON {
 		out, _ := audit.Marshal(map[string]any{"ok": false, "error": map[string]any{
 			"code": "PERMISSION_DENIED", "message": dn.Reason, "command": dn.Command,
-			"outcome": dn.Outcome, "reasons": dn.Reasons, "risks": dn.Risks, "next_step": dn.NextStep,
+			"outcome": dn.Outcome, "reasons": dn.Reasons, "risks": dn.Risks, "next_step": dn.NextStep, "pending": dn.Pending,
 		}})
 		fmt.Fprintf(o.Env.Stdout, "%s\n", out)
 	} else {
@@ -104,6 +104,9 @@ func (o *ExecOptions) refuse(dn engine.Denial) error {
 			fmt.Fprintf(o.Env.Stderr, "agentgate: note: %s %s\n", r.Program, r.Note)
 		}
 		fmt.Fprintf(o.Env.Stderr, "agentgate: hint: %s\n", dn.NextStep)
+		if dn.Pending != "" {
+			fmt.Fprintf(o.Env.Stderr, "agentgate: hint: a person can approve it once from another terminal: agentgate approve %s\n", dn.Pending)
+		}
 	}
 	if dn.LogErr != nil {
 		printError(o.Env.Stderr, "the audit record was not written: "+dn.LogErr.Error(),

@@ -28,8 +28,10 @@ const (
 	PendingTTL = time.Hour
 	// GrantTTL is how long an approval waits for the retry.
 	GrantTTL = 5 * time.Minute
-	// MaxPending caps the requests kept per session; the oldest go first.
-	MaxPending = 10
+	// MaxPending caps the requests kept per session, and MaxPendingAll
+	// those of all sessions; the oldest go first.
+	MaxPending    = 10
+	MaxPendingAll = 100
 )
 
 // Pending is a refused command waiting for a person's answer.
@@ -85,16 +87,23 @@ func (e *Engine) hold(j *Judgement, record string) (Pending, error) {
 	if err := os.MkdirAll(e.pendingDir(), 0o700); err != nil {
 		return Pending{}, err
 	}
-	// Keep at most MaxPending per session: drop the oldest waiting ones.
+	// Keep at most MaxPending per session and MaxPendingAll in all:
+	// drop the oldest waiting ones.
 	all, _ := e.PendingList()
-	var mine []Pending
+	var mine, waiting []Pending
 	for _, q := range all {
-		if q.Session == p.Session && q.Approved.IsZero() {
-			mine = append(mine, q)
+		if q.Approved.IsZero() {
+			waiting = append(waiting, q)
+			if q.Session == p.Session {
+				mine = append(mine, q)
+			}
 		}
 	}
 	for i := 0; i+MaxPending-1 < len(mine); i++ {
 		_ = os.Remove(e.pendingPath(mine[i].ID))
+	}
+	for i := 0; i+MaxPendingAll-1 < len(waiting); i++ {
+		_ = os.Remove(e.pendingPath(waiting[i].ID))
 	}
 	return p, e.writePending(p)
 }

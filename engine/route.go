@@ -47,8 +47,9 @@ type Route struct {
 	Hold bool
 }
 
-// Route decides what happens to j without a person: the verdict, then
-// session memory, the breaker and the mode, in that order. It reads
+// Route decides what happens to j without a person: the verdict, then an
+// approval from another terminal, session memory, the breaker and the
+// mode, in that order. It reads
 // session state and writes nothing.
 func (e *Engine) Route(j *Judgement) Route {
 	d, cfg := j.Decision, j.Config
@@ -57,6 +58,14 @@ func (e *Engine) Route(j *Judgement) Route {
 		return Route{Action: Run}
 	case gate.Deny:
 		return Route{Action: Refuse, Outcome: audit.OutcomeDenied}
+	}
+	// A person approved exactly this from another terminal: that answer
+	// is newer than anything session memory or the breaker hold. The ci
+	// and readonly modes still run nothing that asks.
+	if cfg.Mode != config.ModeCI && cfg.Mode != config.ModeReadonly {
+		if _, ok := e.grant(j); ok {
+			return Route{Action: Run, Outcome: audit.OutcomeApprovedOutOfBand}
+		}
 	}
 	var warning string
 	if remembers(d) {
@@ -87,9 +96,6 @@ func (e *Engine) Route(j *Judgement) Route {
 	case cfg.Mode == config.ModeCI:
 		return Route{Action: Refuse, Outcome: audit.OutcomeDeniedNonInteractive, Warning: warning,
 			Context: "no one to ask: mode ci (from " + cfg.ModeSource + ")"}
-	}
-	if _, ok := e.grant(j); ok {
-		return Route{Action: Run, Outcome: audit.OutcomeApprovedOutOfBand, Warning: warning}
 	}
 	return Route{Action: Prompt, Warning: warning}
 }
