@@ -53,7 +53,7 @@ func newCmdInstall(env *Env, runF func(*InstallOptions) error) *cobra.Command {
 		Long: `Write the hook that sends HOST's shell commands through agentgate into its
 configuration, merged with what is there:
 
-  claude   ~/.claude/settings.json        PreToolUse, PostToolUse, PermissionDenied (Bash)
+  claude   ~/.claude/settings.json        PreToolUse, PostToolUse(Failure), PermissionDenied (Bash)
   codex    $CODEX_HOME/hooks.json         PreToolUse, PostToolUse (^Bash$), trusted in config.toml
   gemini   ~/.gemini/settings.json        BeforeTool, AfterTool (run_shell_command)
   cursor   ~/.cursor/hooks.json           beforeShellExecution

@@ -118,7 +118,7 @@ func (s Setup) spec0(host string, scope Scope) (spec, error) {
 	switch host {
 	case "claude":
 		return spec{path: filepath.Join(base, ".claude", "settings.json"), matcher: "Bash",
-			events:  []string{"PreToolUse", "PostToolUse", "PermissionDenied"},
+			events:  []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied"},
 			handler: command("timeout", secs)}, nil
 	case "codex":
 		p := filepath.Join(s.codexHome(), "hooks.json")

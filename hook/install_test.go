@@ -112,7 +112,7 @@ func TestInstallReplacesOldAndRefusesBroken(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := read(t, path)
-	if strings.Contains(got, "/old/agentgate") || strings.Count(got, "hook claude") != 3 {
+	if strings.Contains(got, "/old/agentgate") || strings.Count(got, "hook claude") != 4 {
 		t.Errorf("old entry not replaced in place:\n%s", got)
 	}
 	write(t, path, `{"hooks": [`)
