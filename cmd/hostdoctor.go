@@ -85,7 +85,39 @@ func (e *Env) doctorHosts(w io.Writer) (problems int) {
 			}
 			if scope == hook.Project {
 				problems += e.projectBypass(w, name, entry)
+			} else if name == "gemini" {
+				problems += geminiHooksOff(w, entry.Path)
 			}
+		}
+	}
+	return problems
+}
+
+// geminiHooksOff reports Gemini CLI settings that keep agentgate's hook
+// from running: hooksConfig.enabled false, or the hook named in
+// hooksConfig.disabled.
+func geminiHooksOff(w io.Writer, path string) (problems int) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	var s struct {
+		HooksConfig struct {
+			Enabled  *bool    `json:"enabled"`
+			Disabled []string `json:"disabled"`
+		} `json:"hooksConfig"`
+	}
+	if json.Unmarshal(data, &s) != nil {
+		return 0
+	}
+	if s.HooksConfig.Enabled != nil && !*s.HooksConfig.Enabled {
+		problems++
+		fmt.Fprintf(w, "gemini: problem: %s sets hooksConfig.enabled false: no hook runs\n", path)
+	}
+	for _, d := range s.HooksConfig.Disabled {
+		if strings.Contains(d, "agentgate") {
+			problems++
+			fmt.Fprintf(w, "gemini: problem: %s disables the hook %q in hooksConfig.disabled\n", path, d)
 		}
 	}
 	return problems
@@ -241,6 +273,9 @@ func (e *Env) projectBypass(w io.Writer, host string, entry hook.Entry) (problem
 	}
 	for _, c := range entry.Other {
 		report("%s has another hook on the shell tool (%s): it can allow or rewrite a command after agentgate judged it", entry.Path, c)
+	}
+	if host == "gemini" {
+		return problems + geminiHooksOff(w, entry.Path)
 	}
 	if host != "claude" {
 		return problems
