@@ -126,7 +126,7 @@ var stateHeader = regexp.MustCompile(`^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^
 // say how a person trusts the hook.
 func (s Setup) trustCodex(sp spec, drop map[string]bool, add []codexTrust, rename map[string]string) (*Change, []string, error) {
 	cfgPath := filepath.Join(s.codexHome(), "config.toml")
-	manual := []string{fmt.Sprintf("trust the hook in Codex: start codex, open /hooks and trust the agentgate entries (Codex skips an untrusted hook silently), then run 'agentgate doctor'")}
+	manual := []string{"trust the hook in Codex: start codex, open /hooks and trust the agentgate entries (Codex skips an untrusted hook silently), then run 'agentgate doctor'"}
 	old, err := os.ReadFile(cfgPath)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, manual, nil
