@@ -83,10 +83,13 @@ func (e *Env) doctorHosts(w io.Writer) (problems int) {
 			if !hook.Hosts[name].Rewrites {
 				fmt.Fprintf(w, "  note: %s cannot rewrite a command, so an allowed command runs as %s runs it, without exec's git hardening and confinement\n", name, name)
 			}
-			if scope == hook.Project {
+			switch {
+			case scope == hook.Project:
 				problems += e.projectBypass(w, name, entry)
-			} else if name == "gemini" {
+			case name == "gemini":
 				problems += geminiHooksOff(w, entry.Path)
+			case name == "claude":
+				problems += claudeBypass(w, filepath.Dir(entry.Path))
 			}
 		}
 	}
@@ -280,7 +283,16 @@ func (e *Env) projectBypass(w io.Writer, host string, entry hook.Entry) (problem
 	if host != "claude" {
 		return problems
 	}
-	dir := filepath.Dir(entry.Path)
+	return problems + claudeBypass(w, filepath.Dir(entry.Path))
+}
+
+// claudeBypass reports Claude Code settings in dir that keep agentgate's
+// question from a person or its hook from running.
+func claudeBypass(w io.Writer, dir string) (problems int) {
+	report := func(format string, args ...any) {
+		problems++
+		fmt.Fprintf(w, "claude: problem: "+format+"\n", args...)
+	}
 	for _, name := range []string{"settings.json", "settings.local.json"} {
 		path := filepath.Join(dir, name)
 		data, err := os.ReadFile(path)
