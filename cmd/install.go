@@ -33,7 +33,7 @@ func (e *Env) setup(self string) hook.Setup {
 	if abs, err := filepath.Abs(cwd); err == nil {
 		cwd = abs
 	}
-	return hook.Setup{Home: e.home(), CodexHome: e.Getenv("CODEX_HOME"), Project: cwd, Self: self,
+	return hook.Setup{Home: e.home(), CodexHome: e.Getenv("CODEX_HOME"), ClaudeDir: e.Getenv("CLAUDE_CONFIG_DIR"), Project: cwd, Self: self,
 		Timeout: hookTimeout, Now: e.Now}
 }
 

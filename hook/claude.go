@@ -10,11 +10,12 @@ import "encoding/json"
 // updatedInput, the whole tool input to run instead. PostToolUse and
 // PermissionDenied report how an asked command ended.
 var Claude = &Host{
-	Name:     "claude",
-	Decode:   decodeClaude,
-	Encode:   encodeClaude,
-	CanAsk:   claudeCanAsk,
-	Rewrites: true,
+	Name:      "claude",
+	Decode:    decodeClaude,
+	Encode:    encodeClaude,
+	CanAsk:    claudeCanAsk,
+	Rewrites:  true,
+	HostRules: claudeRules,
 }
 
 func decodeClaude(data []byte) (Event, error) {
@@ -42,6 +43,7 @@ func decodeClaude(data []byte) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
+	ev.Project = env.Cwd
 	ev.Cwd, ev.CwdProblem = workdir(ev.input, "", env.Cwd)
 	return ev, nil
 }

@@ -9,11 +9,12 @@ package hook
 // permissionDecision allow with updatedInput; deny is exit 2 with the
 // reason on stderr.
 var Codex = &Host{
-	Name:     "codex",
-	Decode:   decodeCodex,
-	Encode:   encodeCodex,
-	CanAsk:   func(Event) bool { return false },
-	Rewrites: true,
+	Name:      "codex",
+	Decode:    decodeCodex,
+	Encode:    encodeCodex,
+	CanAsk:    func(Event) bool { return false },
+	Rewrites:  true,
+	HostRules: codexRules,
 }
 
 func decodeCodex(data []byte) (Event, error) {
@@ -38,6 +39,7 @@ func decodeCodex(data []byte) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
+	ev.Project = env.Cwd
 	ev.Cwd, ev.CwdProblem = workdir(ev.input, "workdir", env.Cwd)
 	return ev, nil
 }

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentgate/agentgate/audit"
@@ -22,6 +23,9 @@ type Gate struct {
 	Self string
 	// Session is the session of an event whose host names none.
 	Session string
+	// Getenv reads the hook's environment (CLAUDE_CONFIG_DIR, CODEX_HOME,
+	// CLAUDE_PROJECT_DIR), to find the host's own rules.
+	Getenv func(string) string
 }
 
 // Handle answers one event from host h. It never panics: a panic answers
@@ -70,11 +74,11 @@ func (g *Gate) pre(h *Host, ev Event) Answer {
 	r := eng.Route(j)
 	switch {
 	case r.Action == engine.Run && r.Outcome == "":
-		return g.allow(h, j, "")
-	case r.Action == engine.Run && r.Outcome != audit.OutcomeApprovedOutOfBand && h.Rewrites:
+		return g.allow(h, ev, j, "")
+	case r.Action == engine.Run && r.Outcome != audit.OutcomeApprovedOutOfBand && g.rewrites(h, ev):
 		// Approved for the session, or bypassed: the rewritten exec
 		// routes it again, records it and runs it.
-		return g.allow(h, j, r.Outcome)
+		return g.allow(h, ev, j, r.Outcome)
 	case r.Action == engine.Run:
 		// A person approved it (out of band), or a host that cannot
 		// rewrite runs it: record it first; the host runs the original.
@@ -100,15 +104,31 @@ func (g *Gate) pre(h *Host, ev Event) Answer {
 
 // allow answers a command that runs: rewritten into agentgate exec where
 // the host can rewrite.
-func (g *Gate) allow(h *Host, j *engine.Judgement, outcome string) Answer {
+func (g *Gate) allow(h *Host, ev Event, j *engine.Judgement, outcome string) Answer {
 	a := Answer{Decision: Allow, Reason: "agentgate: allowed"}
 	if outcome != "" {
 		a.Reason = "agentgate: " + outcome
 	}
-	if h.Rewrites {
+	if g.rewrites(h, ev) {
 		a.Rewrite = Rewrite(g.Self, j.Session, j.Request.Text)
 	}
 	return a
+}
+
+// rewrites reports whether ev's command is rewritten: where the host can,
+// and none of its own deny or ask rules may match the original.
+func (g *Gate) rewrites(h *Host, ev Event) bool {
+	if !h.Rewrites {
+		return false
+	}
+	if h.HostRules == nil {
+		return true
+	}
+	w := Where{Home: g.Home, Project: ev.Project, Getenv: g.Getenv}
+	if d := w.env("CLAUDE_PROJECT_DIR"); h == Claude && filepath.IsAbs(d) {
+		w.Project = d
+	}
+	return !h.HostRules(w, ev.Command)
 }
 
 // Rewrite is the command a host runs instead of text: agentgate exec,

@@ -10,11 +10,12 @@ package hook
 // arguments. Deny is exit 2 with the reason on stderr (Gemini ignores
 // Claude Code's permissionDecision). AfterTool reports a command that ran.
 var Gemini = &Host{
-	Name:     "gemini",
-	Decode:   decodeGemini,
-	Encode:   encodeGemini,
-	CanAsk:   func(Event) bool { return false },
-	Rewrites: true,
+	Name:      "gemini",
+	Decode:    decodeGemini,
+	Encode:    encodeGemini,
+	CanAsk:    func(Event) bool { return false },
+	Rewrites:  true,
+	HostRules: geminiRules,
 }
 
 func decodeGemini(data []byte) (Event, error) {
@@ -43,6 +44,7 @@ func decodeGemini(data []byte) (Event, error) {
 	if _, ok := ev.input[dirField]; !ok {
 		dirField = "directory" // its name before dir_path
 	}
+	ev.Project = env.Cwd
 	ev.Cwd, ev.CwdProblem = workdir(ev.input, dirField, env.Cwd)
 	return ev, nil
 }

@@ -64,6 +64,9 @@ type Event struct {
 	ToolUseID string
 	// Mode is the host's permission mode, when it sends one.
 	Mode string
+	// Project is the project directory the host names (the event's cwd),
+	// where its project settings are.
+	Project string
 	// ExitCode is the command's exit status on a Post event, when the host
 	// reports it.
 	ExitCode *int
@@ -120,6 +123,10 @@ type Host struct {
 	CanAsk func(ev Event) bool
 	// Rewrites is true when the host can rewrite the tool input.
 	Rewrites bool
+	// HostRules reports whether one of the host's own deny or ask rules
+	// may match the command: then it is not rewritten, so that the rule,
+	// which the host matches against what it runs, still holds.
+	HostRules func(w Where, command string) bool
 }
 
 // Hosts are the hosts agentgate plugs into, by name.

@@ -23,8 +23,9 @@ const (
 
 // Setup locates each host's configuration and says what to install.
 type Setup struct {
-	// Home is $HOME; CodexHome is $CODEX_HOME, else Home/.codex.
-	Home, CodexHome string
+	// Home is $HOME; CodexHome is $CODEX_HOME, else Home/.codex;
+	// ClaudeDir is $CLAUDE_CONFIG_DIR, else Home/.claude.
+	Home, CodexHome, ClaudeDir string
 	// Project is the project directory, for project scope.
 	Project string
 	// Self is agentgate's absolute path, which the hook entries run.
@@ -117,7 +118,11 @@ func (s Setup) spec0(host string, scope Scope) (spec, error) {
 	}
 	switch host {
 	case "claude":
-		return spec{path: filepath.Join(base, ".claude", "settings.json"), matcher: "Bash",
+		p := filepath.Join(base, ".claude", "settings.json")
+		if scope == User && filepath.IsAbs(s.ClaudeDir) {
+			p = filepath.Join(s.ClaudeDir, "settings.json")
+		}
+		return spec{path: p, matcher: "Bash",
 			events:  []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied"},
 			handler: command("timeout", secs)}, nil
 	case "codex":

@@ -1,0 +1,92 @@
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestRuleMayMatch(t *testing.T) {
+	for _, tt := range []struct {
+		rule, cmd string
+		want      bool
+	}{
+		{"ls:*", "ls -la", true},
+		{"ls:*", "ls", true},
+		{"ls", "ls", true},
+		{"ls", "ls -la", false},
+		{"git push:*", "git status && git push origin", true},
+		{"git push:*", "git status", false},
+		{"npm run *", "npm run build", true},
+		{"*", "anything", true},
+		{"", "anything", true},
+		{"cat .env", "echo x; cat .env", true},
+		{"rm:*", "echo $(rm -rf x)", true},
+	} {
+		if got := ruleMayMatch(tt.rule, tt.cmd); got != tt.want {
+			t.Errorf("ruleMayMatch(%q, %q) = %v", tt.rule, tt.cmd, got)
+		}
+	}
+}
+
+// A Claude Code deny or ask rule that may match the original keeps the
+// command unrewritten, so that the rule still holds; rules on other
+// commands or other tools do not.
+func TestHostRulesKeepOriginal(t *testing.T) {
+	g, proj := testGate(t, "")
+	settings := filepath.Join(g.Home, ".claude", "settings.json")
+	write(t, settings, `{"permissions": {"deny": ["Bash(ls:*)", "Read(./.env)"], "ask": ["Bash(git push:*)"], "allow": ["Bash(cat:*)"]}}`)
+	for _, tt := range []struct {
+		cmd     string
+		rewrite bool
+	}{{"ls -la", false}, {"git status", true}, {"cat README", true}, {"pwd", true}} {
+		_, _, c := claudeDecision(t, handle(t, g, Claude, claudeEvent(tt.cmd, proj, "default", "r")))
+		if (c != "") != tt.rewrite {
+			t.Errorf("%q: rewrite %q, want rewritten %v", tt.cmd, c, tt.rewrite)
+		}
+	}
+	// The project's local settings count too, and CLAUDE_CONFIG_DIR
+	// moves the user's.
+	write(t, filepath.Join(proj, ".claude", "settings.local.json"), `{"permissions": {"ask": ["Bash(pwd)"]}}`)
+	if _, _, c := claudeDecision(t, handle(t, g, Claude, claudeEvent("pwd", proj, "default", "r"))); c != "" {
+		t.Errorf("a project ask rule did not keep the original: %q", c)
+	}
+	other := t.TempDir()
+	write(t, filepath.Join(other, "settings.json"), `{"permissions": {"deny": ["Bash(git status)"]}}`)
+	g.Getenv = func(k string) string { return map[string]string{"CLAUDE_CONFIG_DIR": other}[k] }
+	if _, _, c := claudeDecision(t, handle(t, g, Claude, claudeEvent("git status", proj, "default", "r"))); c != "" {
+		t.Errorf("a rule under CLAUDE_CONFIG_DIR did not keep the original: %q", c)
+	}
+}
+
+func TestCodexAndGeminiRules(t *testing.T) {
+	home := t.TempDir()
+	write(t, filepath.Join(home, ".codex", "rules", "default.rules"), `prefix_rule(pattern = ["rm", "-rf"], decision = "forbidden")
+prefix_rule(pattern = ["git", "status"], decision = "allow")
+`)
+	write(t, filepath.Join(home, ".gemini", "policies", "p.toml"), `[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git push"
+decision = "deny"
+priority = 100
+`)
+	w := Where{Home: home}
+	for _, tt := range []struct {
+		f    func(Where, string) bool
+		cmd  string
+		want bool
+	}{
+		{codexRules, "rm -rf build", true}, {codexRules, "git status", false}, {codexRules, "ls; rm x", true},
+		{geminiRules, "git push origin", true}, {geminiRules, "ls", false},
+	} {
+		if got := tt.f(w, tt.cmd); got != tt.want {
+			t.Errorf("%q: %v, want %v", tt.cmd, got, tt.want)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(home, ".gemini", "policies", "bad.toml"), []byte("[[rule"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !geminiRules(w, "ls") {
+		t.Errorf("an unreadable policy file was taken to hold no rule")
+	}
+}
