@@ -65,12 +65,18 @@ func (g *Gate) pre(h *Host, ev Event) Answer {
 		cwd = "/"
 	}
 	eng := g.Engine
+	if ev.Cwd == "" {
+		// Nothing on disk can be judged where the command runs: an
+		// allowed command asks, for that reason.
+		blind := *eng
+		blind.Vet = func(j *engine.Judgement) gate.Decision {
+			return gate.Escalate(j.Decision, gate.Reason{Check: gate.CheckInternal, Match: "cwd",
+				Message: "the directory the command runs in is not known: " + ev.CwdProblem})
+		}
+		eng = &blind
+	}
 	j := eng.Judge(gate.Request{Text: ev.Command}, g.Config, cwd, g.Home, g.session(ev))
 	j.Harness, j.ToolUseID = h.Name, ev.ToolUseID
-	if ev.Cwd == "" {
-		j.Decision = gate.Escalate(j.Decision, gate.Reason{Check: gate.CheckInternal, Match: "cwd",
-			Message: "the directory the command runs in is not known: " + ev.CwdProblem})
-	}
 	r := eng.Route(j)
 	switch {
 	case r.Action == engine.Run && r.Outcome == "":
