@@ -93,6 +93,8 @@ func checkRun(o *CheckOptions) error {
 			switch route.Outcome {
 			case audit.OutcomeAllowedBySession:
 				why = "approved earlier in this session"
+			case audit.OutcomeApprovedOutOfBand:
+				why = "approved once from another terminal (agentgate approve)"
 			case audit.OutcomeDeniedBySession, audit.OutcomeBreaker:
 				why = route.Context
 			}
