@@ -8,6 +8,13 @@
 // says [Prompt] and the caller asks (exec on /dev/tty; a hook through its
 // host) and hands the answer back to [Engine.Answer].
 //
+// Where no one can be asked, [NoOneToAsk] refuses and keeps the command as
+// a [Pending] request; a person approves it from another terminal
+// ([Engine.ApprovePending]) and the exact retry routes to Run once
+// (approved_out_of_band). A hook's host runs commands itself and reports
+// how they ended in a later process: [Escalation.Later] keeps a record for
+// that and [Engine.Resume] finishes it under the same id.
+//
 // # Guarantees
 //
 //   - Deny beats ask beats allow: a deny verdict is refused in every mode;
@@ -15,8 +22,12 @@
 //     turned into a run by a mode or by session memory.
 //   - Session memory is keyed by the exact command text and the working
 //     directory, and never runs anything in the ci or readonly mode.
+//   - An approval from another terminal runs exactly the command text, in
+//     the directory and session it was asked for, once, within
+//     [GrantTTL]; never in the ci or readonly mode, never a deny.
 //   - Route reads state and writes nothing, so check can report exactly
-//     what exec would do; only Answer and the record functions write.
+//     what exec would do; only Answer, the record functions and the
+//     pending-request functions write.
 //   - A command that escalated runs only after its audit record is
 //     written.
 package engine
