@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/engine"
+	"github.com/agentgate/agentgate/inspect"
 	"github.com/agentgate/agentgate/internal/visible"
 	"github.com/agentgate/agentgate/prompt"
 )
@@ -131,7 +132,8 @@ func approveRun(o *ApproveOptions) error {
 	if p.Harness != "" {
 		whys = append(whys, "asked by "+p.Harness+" in session "+visible.String(p.Session))
 	}
-	q := prompt.Question{Command: visible.String(p.Command), Cwd: visible.String(p.Cwd), Why: whys}
+	q := prompt.Question{Command: visible.String(p.Command), Cwd: visible.String(p.Cwd), Why: whys,
+		Shell: inspect.Parse(p.Command).Tree()}
 	accessible := o.Env.Getenv("AGENTGATE_ACCESSIBLE") == "1" || o.Env.Getenv("TERM") == "dumb"
 	if !o.Confirm(context.Background(), tty, q, accessible) {
 		fmt.Fprintf(o.Env.Stderr, "agentgate: %s not approved\n", p.ID)
