@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/agentgate/agentgate/hook"
 )
 
@@ -109,5 +111,40 @@ func TestHookRun(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(home, "made.txt")); err == nil {
 		t.Errorf("the hook ran the command")
+	}
+}
+
+// install and uninstall take one known host and one scope.
+func TestNewCmdInstall(t *testing.T) {
+	for _, tt := range []struct {
+		args    []string
+		project bool
+		wantErr string
+	}{
+		{[]string{"claude"}, false, ""},
+		{[]string{"codex", "--user"}, false, ""},
+		{[]string{"gemini", "--project"}, true, ""},
+		{[]string{"cursor", "--user", "--project"}, false, "exclusive"},
+		{[]string{"vim"}, false, "takes one host"},
+		{nil, false, "takes one host"},
+	} {
+		for _, mk := range []func(*Env, func(*InstallOptions) error) *cobra.Command{newCmdInstall, newCmdUninstall} {
+			env, _, _ := testEnv()
+			var got *InstallOptions
+			c := mk(env, func(o *InstallOptions) error { got = o; return nil })
+			c.SetArgs(tt.args)
+			c.SetOut(io.Discard)
+			c.SetErr(io.Discard)
+			err := c.Execute()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("%s %v: err %v; want %q", c.Name(), tt.args, err, tt.wantErr)
+				}
+				continue
+			}
+			if err != nil || got.Host != tt.args[0] || got.Project != tt.project {
+				t.Errorf("%s %v: %v %+v", c.Name(), tt.args, err, got)
+			}
+		}
 	}
 }

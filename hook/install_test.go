@@ -209,3 +209,25 @@ func TestInstallProjectScope(t *testing.T) {
 		t.Errorf("a relative project directory was accepted")
 	}
 }
+
+// When Codex's config.toml cannot be edited safely, install leaves it
+// alone and tells the person exactly how to trust the hook.
+func TestInstallCodexTrustManual(t *testing.T) {
+	s := testSetup(t)
+	cfgPath := filepath.Join(s.Home, ".codex", "config.toml")
+	broken := "model = \"gpt-5\"\n[hooks\n"
+	write(t, cfgPath, broken)
+	_, notes, err := s.Install("codex", User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read(t, cfgPath) != broken {
+		t.Errorf("an unreadable config.toml was changed")
+	}
+	if len(notes) == 0 || !strings.Contains(strings.Join(notes, "\n"), "open /hooks and trust the agentgate entries") {
+		t.Errorf("notes %q give no way to trust the hook", notes)
+	}
+	if problems, _ := s.CodexTrusted(User); len(problems) == 0 {
+		t.Errorf("doctor's trust check found nothing wrong")
+	}
+}
