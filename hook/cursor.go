@@ -1,6 +1,9 @@
 package hook
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Cursor is Cursor's agent. Its beforeShellExecution hook gets .command,
 // .cwd and .conversation_id, and answers {"permission": "allow" | "ask" |
@@ -52,7 +55,10 @@ func encodeCursor(ev Event, a Answer) Reply {
 	}
 	out := map[string]string{"permission": a.Decision.String()}
 	if a.Decision != Allow {
-		out["user_message"] = "agentgate: " + oneLine(a.Reason)
+		out["user_message"] = oneLine(a.Reason)
+		if !strings.HasPrefix(a.Reason, "agentgate") {
+			out["user_message"] = "agentgate: " + out["user_message"]
+		}
 		out["agent_message"] = oneLine(a.Reason)
 	}
 	return Reply{Stdout: marshal(out)}

@@ -144,7 +144,9 @@ func Rewrite(self, session, text string) string {
 	var b strings.Builder
 	b.WriteString(quoteSelf(self))
 	b.WriteString(" exec --non-interactive")
-	if session != "" {
+	// A session id with control characters (a NUL would cut the command
+	// short) is left out: exec then judges in its own session.
+	if session != "" && !strings.ContainsFunc(session, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 		b.WriteString(" --session " + Quote(session))
 	}
 	b.WriteString(" -- ")

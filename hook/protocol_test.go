@@ -163,6 +163,7 @@ func TestRewriteQuote(t *testing.T) {
 		{"/usr/bin/agentgate", "", "git status", `"/usr/bin/agentgate" exec --non-interactive -- 'git status'`},
 		{"/usr/bin/agentgate", "s-1", "echo 'a b' \"$HOME\"", `"/usr/bin/agentgate" exec --non-interactive --session 's-1' -- 'echo '\''a b'\'' "$HOME"'`},
 		{"/home/a b/$x/agentgate", "it's", "ls", `'/home/a b/$x/agentgate' exec --non-interactive --session 'it'\''s' -- 'ls'`},
+		{"/usr/bin/agentgate", "a\x00b", "ls", `"/usr/bin/agentgate" exec --non-interactive -- 'ls'`},
 	} {
 		if got := Rewrite(tt.self, tt.sess, tt.text); got != tt.want {
 			t.Errorf("Rewrite(%q, %q, %q) = %s; want %s", tt.self, tt.sess, tt.text, got, tt.want)
