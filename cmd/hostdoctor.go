@@ -10,8 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/agentgate/agentgate/hook"
 )
@@ -90,6 +93,37 @@ func (e *Env) doctorHosts(w io.Writer) (problems int) {
 				problems += geminiHooksOff(w, entry.Path)
 			case name == "claude":
 				problems += claudeBypass(w, filepath.Dir(entry.Path))
+			}
+		}
+	}
+	return problems
+}
+
+// codexInlineHooks reports PreToolUse hooks on the shell tool written in
+// a Codex config.toml rather than hooks.json: Codex runs both.
+func codexInlineHooks(w io.Writer, path string) (problems int) {
+	var cfg struct {
+		Hooks struct {
+			PreToolUse []struct {
+				Matcher string `toml:"matcher"`
+				Hooks   []struct {
+					Command string `toml:"command"`
+				} `toml:"hooks"`
+			} `toml:"PreToolUse"`
+		} `toml:"hooks"`
+	}
+	if _, err := toml.DecodeFile(path, &cfg); err != nil {
+		return 0
+	}
+	for _, g := range cfg.Hooks.PreToolUse {
+		m, err := regexp.Compile(g.Matcher)
+		if err == nil && g.Matcher != "" && !m.MatchString("Bash") {
+			continue
+		}
+		for _, h := range g.Hooks {
+			if !strings.Contains(h.Command, "agentgate") {
+				problems++
+				fmt.Fprintf(w, "codex: problem: %s has another hook on the shell tool (%s): it can allow or rewrite a command after agentgate judged it\n", path, h.Command)
 			}
 		}
 	}
@@ -279,6 +313,9 @@ func (e *Env) projectBypass(w io.Writer, host string, entry hook.Entry) (problem
 	}
 	if host == "gemini" {
 		return problems + geminiHooksOff(w, entry.Path)
+	}
+	if host == "codex" {
+		return problems + codexInlineHooks(w, filepath.Join(filepath.Dir(entry.Path), "config.toml"))
 	}
 	if host != "claude" {
 		return problems

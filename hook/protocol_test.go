@@ -170,3 +170,18 @@ func TestRewriteQuote(t *testing.T) {
 		}
 	}
 }
+
+// A hostile event that names the command twice is judged by the last
+// value, which is the one the hosts' JSON parsers keep too.
+func TestDecodeDuplicateKeys(t *testing.T) {
+	for host, event := range map[string]string{
+		"claude": `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf /"},"cwd":"/p"}`,
+		"gemini": `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","command":"rm -rf /"},"cwd":"/p"}`,
+		"cursor": `{"hook_event_name":"beforeShellExecution","command":"ls","command":"rm -rf /","cwd":"/p"}`,
+	} {
+		ev, err := Hosts[host].Decode([]byte(event))
+		if err != nil || ev.Command != "rm -rf /" {
+			t.Errorf("%s: %q %v", host, ev.Command, err)
+		}
+	}
+}
