@@ -10,12 +10,13 @@ import "encoding/json"
 // updatedInput, the whole tool input to run instead. PostToolUse and
 // PermissionDenied report how an asked command ended.
 var Claude = &Host{
-	Name:      "claude",
-	Decode:    decodeClaude,
-	Encode:    encodeClaude,
-	CanAsk:    claudeCanAsk,
-	Rewrites:  true,
-	HostRules: claudeRules,
+	Name:       "claude",
+	Decode:     decodeClaude,
+	Encode:     encodeClaude,
+	CanAsk:     claudeCanAsk,
+	Rewrites:   true,
+	HostRules:  claudeRules,
+	HostAllows: claudeAllows,
 }
 
 func decodeClaude(data []byte) (Event, error) {

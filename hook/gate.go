@@ -94,13 +94,15 @@ func (g *Gate) pre(h *Host, ev Event) Answer {
 		}
 		_ = x.Later()
 		return Answer{Decision: Allow, Reason: "agentgate: " + r.Outcome}
-	case r.Action == engine.Prompt && h.CanAsk(ev):
+	case r.Action == engine.Prompt && h.CanAsk(ev) && !(j.Decision.Sticky() && g.hostAllows(h, ev)):
 		x := eng.Escalate(j)
 		if err := x.Approve(audit.OutcomeAskedHost); err != nil {
 			return Answer{Decision: Deny, Reason: err.Error()}
 		}
 		_ = x.Later()
 		return Answer{Decision: Ask, Reason: askReason(j)}
+	case r.Action == engine.Prompt && h.CanAsk(ev):
+		r = engine.NoOneToAsk(h.Name + " may run it without asking: one of its own allow rules may match it")
 	case r.Action == engine.Prompt:
 		r = engine.NoOneToAsk(h.Name + " cannot ask a person here")
 	}
@@ -121,6 +123,21 @@ func (g *Gate) allow(h *Host, ev Event, j *engine.Judgement, outcome string) Ans
 	return a
 }
 
+// where locates the host's own rule files for ev.
+func (g *Gate) where(h *Host, ev Event) Where {
+	w := Where{Home: g.Home, Project: ev.Project, Getenv: g.Getenv}
+	if d := w.env("CLAUDE_PROJECT_DIR"); h == Claude && filepath.IsAbs(d) {
+		w.Project = d
+	}
+	return w
+}
+
+// hostAllows reports whether one of the host's allow rules may match ev's
+// command.
+func (g *Gate) hostAllows(h *Host, ev Event) bool {
+	return h.HostAllows != nil && h.HostAllows(g.where(h, ev), ev.Command)
+}
+
 // rewrites reports whether ev's command is rewritten: where the host can,
 // and none of its own deny or ask rules may match the original.
 func (g *Gate) rewrites(h *Host, ev Event) bool {
@@ -130,11 +147,7 @@ func (g *Gate) rewrites(h *Host, ev Event) bool {
 	if h.HostRules == nil {
 		return true
 	}
-	w := Where{Home: g.Home, Project: ev.Project, Getenv: g.Getenv}
-	if d := w.env("CLAUDE_PROJECT_DIR"); h == Claude && filepath.IsAbs(d) {
-		w.Project = d
-	}
-	return !h.HostRules(w, ev.Command)
+	return !h.HostRules(g.where(h, ev), ev.Command)
 }
 
 // Rewrite is the command a host runs instead of text: agentgate exec,

@@ -127,6 +127,11 @@ type Host struct {
 	// may match the command: then it is not rewritten, so that the rule,
 	// which the host matches against what it runs, still holds.
 	HostRules func(w Where, command string) bool
+	// HostAllows reports whether one of the host's own allow rules may
+	// match the command, so that the host may run it without showing an
+	// ask: a sticky ask (sensitive path, self-protection) is then denied
+	// with an id to approve out of band instead.
+	HostAllows func(w Where, command string) bool
 }
 
 // Hosts are the hosts agentgate plugs into, by name.

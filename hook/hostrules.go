@@ -34,6 +34,16 @@ func (w Where) env(k string) string {
 // claudeRules reports whether a Claude Code deny or ask rule for Bash,
 // in any settings file Claude Code reads, may match command.
 func claudeRules(w Where, command string) bool {
+	return claudeRuleMatch(w, command, "deny", "ask")
+}
+
+// claudeAllows reports whether a Claude Code allow rule for Bash may
+// match command: Claude Code may then run it without showing an ask.
+func claudeAllows(w Where, command string) bool {
+	return claudeRuleMatch(w, command, "allow")
+}
+
+func claudeRuleMatch(w Where, command string, kinds ...string) bool {
 	user := filepath.Join(w.Home, ".claude")
 	if d := w.env("CLAUDE_CONFIG_DIR"); filepath.IsAbs(d) {
 		user = d
@@ -48,16 +58,18 @@ func claudeRules(w Where, command string) bool {
 			continue
 		}
 		var s struct {
-			Permissions struct {
-				Deny []string `json:"deny"`
-				Ask  []string `json:"ask"`
-			} `json:"permissions"`
+			Permissions map[string][]string `json:"permissions"`
 		}
 		if json.Unmarshal(data, &s) != nil {
-			// A file Claude Code may read differently: keep its rules.
+			// A file Claude Code may read differently: assume its rules
+			// match.
 			return true
 		}
-		for _, r := range append(s.Permissions.Deny, s.Permissions.Ask...) {
+		var rules []string
+		for _, k := range kinds {
+			rules = append(rules, s.Permissions[k]...)
+		}
+		for _, r := range rules {
 			if content, ok := bashRule(r); ok && ruleMayMatch(content, command) {
 				return true
 			}

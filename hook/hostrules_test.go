@@ -2,6 +2,7 @@ package hook
 
 import (
 	"os"
+	"strings"
 	"path/filepath"
 	"testing"
 )
@@ -88,5 +89,23 @@ priority = 100
 	}
 	if !geminiRules(w, "ls") {
 		t.Errorf("an unreadable policy file was taken to hold no rule")
+	}
+}
+
+// A Claude Code allow rule may let Claude Code run a command without
+// showing an ask: a sticky ask (a secret, agentgate's own files) that
+// such a rule may match is denied with an id instead; other asks still
+// ask.
+func TestStickyAskUnderHostAllowRule(t *testing.T) {
+	g, proj := testGate(t, "")
+	write(t, filepath.Join(g.Home, ".claude", "settings.json"), `{"permissions": {"allow": ["Bash(cat:*)", "Bash(rm:*)"]}}`)
+	if d, reason, _ := claudeDecision(t, handle(t, g, Claude, claudeEvent("cat .env", proj, "default", "s1"))); d != "deny" || !strings.Contains(reason, "agentgate approve") {
+		t.Errorf("cat .env under Bash(cat:*): %s %q", d, reason)
+	}
+	if d, _, _ := claudeDecision(t, handle(t, g, Claude, claudeEvent("rm -rf build", proj, "default", "s2"))); d != "ask" {
+		t.Errorf("rm under Bash(rm:*): %s, want ask (the person's own rule decides)", d)
+	}
+	if d, _, _ := claudeDecision(t, handle(t, g, Claude, claudeEvent("head .env", proj, "default", "s3"))); d != "ask" {
+		t.Errorf("head .env with no allow rule for head: %s, want ask", d)
 	}
 }
