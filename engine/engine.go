@@ -29,6 +29,11 @@ type Engine struct {
 	Vet func(j *Judgement) gate.Decision
 	// Probe says what this kernel can confine; nil means [sandbox.Probe].
 	Probe func() sandbox.Support
+	// Unhardened is set when an allowed command will not run through
+	// [Engine.Plan] (a hook host that cannot rewrite it runs it itself):
+	// without gitsafe's overrides and confinement, the keys they
+	// neutralise must ask too.
+	Unhardened bool
 }
 
 // Judgement is one command judged: the request, the decision, and the

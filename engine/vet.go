@@ -27,7 +27,11 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 		if len(argv) == 0 || argv[0] != "git" {
 			continue
 		}
-		f, err := gitsafe.Vet(argv, dirs[i], e.Environ())
+		vetGit := gitsafe.VetHardened // Plan runs git with gitsafe.Environ
+		if e.Unhardened {
+			vetGit = gitsafe.Vet
+		}
+		f, err := vetGit(argv, dirs[i], e.Environ())
 		if err != nil {
 			return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
 				Message: fmt.Sprintf("could not judge the repository's git configuration: %v", err)})

@@ -117,3 +117,33 @@ func explain(key string) string {
 	}
 	return "is not on the list of keys known to be inert"
 }
+
+// neutralisedKeys are keys that name a program, but that [Environ]
+// overrides in command scope for every git command agentgate runs on its
+// own (git reads command scope after every file): with the override, the
+// program never starts. They are findings for a command that runs without
+// Environ (a hook host that runs the command itself).
+var neutralisedKeys = map[string]string{
+	"core.fsmonitor":          "overridden: core.fsmonitor=false",
+	"core.hookspath":          "overridden: core.hooksPath=/dev/null (husky sets it)",
+	"core.pager":              "overridden: core.pager=cat, and GIT_PAGER=cat",
+	"log.showsignature":       "overridden: log.showSignature=false",
+	"gpg.program":             "overridden: gpg.program=gpg",
+	"gpg.openpgp.program":     "overridden: gpg.openpgp.program=gpg",
+	"gpg.x509.program":        "overridden: gpg.x509.program=gpgsm",
+	"gpg.ssh.program":         "overridden: gpg.ssh.program=ssh-keygen",
+	"status.submodulesummary": "overridden: status.submoduleSummary=false",
+}
+
+// neutralisedNote is the note of a key Environ overrides, or "". pager.<cmd>
+// counts: GIT_PAGER=cat overrides every pager.
+func neutralisedNote(key string) string {
+	lower := strings.ToLower(key)
+	if n, ok := neutralisedKeys[lower]; ok {
+		return n
+	}
+	if strings.HasPrefix(lower, "pager.") && strings.Count(lower, ".") == 1 {
+		return "overridden: GIT_PAGER=cat"
+	}
+	return ""
+}

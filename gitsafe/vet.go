@@ -65,6 +65,20 @@ const (
 // could not be judged; the caller asks then too. Outside a repository
 // there is nothing to find.
 func Vet(argv []string, dir string, environ []string) ([]Finding, error) {
+	return vet(argv, dir, environ, false)
+}
+
+// VetHardened is Vet for a command that will run with [Environ]: the keys
+// that Environ overrides in command scope (core.fsmonitor, core.hooksPath,
+// core.pager, pager.*, the gpg programs, log.showSignature,
+// status.submoduleSummary) cannot start anything then, so they are not
+// findings. A repository with husky's core.hooksPath does not ask for
+// every git status. Everything else is judged as Vet judges it.
+func VetHardened(argv []string, dir string, environ []string) ([]Finding, error) {
+	return vet(argv, dir, environ, true)
+}
+
+func vet(argv []string, dir string, environ []string, hardened bool) ([]Finding, error) {
 	inv, findings := parseInvocation(argv, dir)
 	repo, err := discover(inv.dir, firstNonEmpty(inv.gitDir, getenv(environ, "GIT_DIR")), getenv(environ, "GIT_COMMON_DIR"))
 	if errors.Is(err, errNoRepo) {
@@ -77,7 +91,12 @@ func Vet(argv []string, dir string, environ []string) ([]Finding, error) {
 	if err != nil {
 		return findings, err
 	}
-	v := vetter{repo: repo, inv: inv, environ: environ, seen: map[string]bool{}}
+	// A repository without a working tree found by walking up (a bare one
+	// planted in the project) is judged strictly: nothing vouches for it.
+	if repo.top == "" && firstNonEmpty(inv.gitDir, getenv(environ, "GIT_DIR")) == "" {
+		hardened = false
+	}
+	v := vetter{repo: repo, inv: inv, environ: environ, seen: map[string]bool{}, hardened: hardened}
 	for _, f := range files {
 		if err := v.file(f, 0); err != nil {
 			return append(findings, v.out...), err
@@ -90,7 +109,10 @@ func Vet(argv []string, dir string, environ []string) ([]Finding, error) {
 	v.alternates(repo)
 	if len(v.out) == 0 {
 		// Only a repository whose own configuration is inert is asked for
-		// its submodules: that runs git in it.
+		// its submodules: that runs git in it. A submodule's keys are
+		// judged strictly: git runs submodule commands in an environment
+		// of their own, and the overrides are not to be relied on there.
+		v.hardened = false
 		if err := v.submodules(repo, 0); err != nil {
 			return append(findings, v.out...), err
 		}
@@ -379,11 +401,12 @@ func commandLineKey(kv string) []Finding {
 }
 
 type vetter struct {
-	repo    repository
-	inv     invocation
-	environ []string
-	seen    map[string]bool
-	out     []Finding
+	repo     repository
+	inv      invocation
+	environ  []string
+	seen     map[string]bool
+	out      []Finding
+	hardened bool // the command runs with Environ's overrides
 }
 
 // file judges one configuration file and, through include.path and
@@ -441,6 +464,12 @@ func isInclude(lowerKey string) bool {
 // judge says whether one entry is a finding.
 func (v *vetter) judge(e entry, path string) (Finding, bool) {
 	note := inertNote(e.key)
+	if note == "" && v.hardened && !strings.Contains(filepath.ToSlash(path), "/modules/") {
+		// Not in a submodule's configuration (.git/modules/...): git runs
+		// submodule commands in an environment of its own, and the
+		// overrides are not relied on there.
+		note = neutralisedNote(e.key)
+	}
 	if note == "" {
 		return Finding{Key: e.key, Why: explain(e.key)}, true
 	}

@@ -75,6 +75,13 @@ func (g *Gate) pre(h *Host, ev Event) Answer {
 		}
 		eng = &blind
 	}
+	if !g.rewrites(h, ev) {
+		// The host runs the command itself: no gitsafe overrides, no
+		// confinement.
+		strict := *eng
+		strict.Unhardened = true
+		eng = &strict
+	}
 	j := eng.Judge(gate.Request{Text: ev.Command}, g.Config, cwd, g.Home, g.session(ev))
 	j.Harness, j.ToolUseID = h.Name, ev.ToolUseID
 	r := eng.Route(j)
