@@ -5,13 +5,31 @@
 //
 // Everything for the human goes through the terminal (/dev/tty), never
 // stdin or stdout: those belong to the command, and the agent controls
-// them. Consent comes only from keys typed on that terminal. Deny is the
-// first option and the preset, so Enter, end of input (which huh's
-// accessible mode turns into "the preset" with no error), and every error
-// of the form mean deny. A terminal does not prove a person is there: an
-// agent driving a pty could answer; Options.Challenge makes it type a
-// code it has to read from the screen, which raises the bar but is no
-// proof either.
+// them. Consent comes only from keys typed on that terminal, after the
+// prompt is shown: what was typed before (type-ahead) is discarded.
+//
+// No approval by accident. Deny is the first option and the preset, so
+// Enter, end of input, Esc, Ctrl-C, a signal, a timeout and every error
+// mean deny. An option that lets the command run is taken only by moving
+// to it and pressing Enter, or by typing its whole word ("allow",
+// "session", "always") and Enter; single keys take deny options only
+// ("d", "n"). Up and Down stop at the ends of the list. When the answer
+// is taken, the screen shows which.
+//
+// One prompt per terminal at a time: a lock keyed by the terminal's
+// device number makes a second escalation wait, with a one-line notice,
+// and its timeout counts from when it is shown. The terminal's modes are
+// restored on every way out.
+//
+// Everything is visible: the exact command (with a line count, its first
+// and last lines always on screen, the middle scrollable when it does not
+// fit), the working directory, the reasons, a severity warning and what
+// the shell would run; the plain (accessible) prompt prints the same as
+// lines before its numbered choices.
+//
+// A terminal does not prove a person is there: an agent driving a pty
+// could answer; Options.Challenge makes it type a code it has to read
+// from the screen, which raises the bar but is no proof either.
 package prompt
 
 import (
@@ -25,10 +43,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	tea "charm.land/bubbletea/v2"
-	"charm.land/huh/v2"
-	"golang.org/x/sys/unix"
 )
 
 // Choice is the person's answer.
@@ -62,17 +76,26 @@ type Question struct {
 	Shell string
 	// AlwaysPrefix, when not empty, offers "Always allow" for this prefix.
 	AlwaysPrefix string
+	// Severity, when not empty, is shown as a warning line above the
+	// command: the command destroys broadly or irreversibly, or runs
+	// downloaded code (gate.Severity). It stays approvable.
+	Severity string
 }
 
 // Options control how the prompt runs.
 type Options struct {
-	// Accessible uses huh's plain numbered prompt (AGENTGATE_ACCESSIBLE=1,
-	// TERM=dumb).
+	// Accessible uses the plain numbered prompt (AGENTGATE_ACCESSIBLE=1,
+	// TERM=dumb): the same content as plain lines, read a line at a time.
 	Accessible bool
-	// Timeout denies when no answer comes in time.
+	// Timeout denies when no answer comes in time. It counts from when the
+	// prompt is shown, not from while it waits for another prompt on the
+	// same terminal.
 	Timeout time.Duration
 	// Challenge makes an allow require typing a random code.
 	Challenge bool
+	// LockDir holds the per-terminal locks; DefaultLockDir(os.Getenv)
+	// when empty.
+	LockDir string
 }
 
 // Ending says how the prompt ended when no choice was made.
@@ -96,42 +119,72 @@ type Result struct {
 	Err             error
 }
 
-// shortcuts map keys to choices in the full-screen prompt.
-var shortcuts = map[string]Choice{"d": Deny, "a": AllowOnce, "s": AllowSession, "n": DenySession, "p": AlwaysAllow}
-
-// Ask shows q on tty and waits for an answer.
-func Ask(ctx context.Context, tty *os.File, q Question, o Options) Result {
+// Ask shows q on tty and waits for an answer. It waits first, with a
+// notice, while another prompt holds the same terminal.
+func Ask(ctx context.Context, tty *os.File, q Question, o Options) (res Result) {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	var cancel context.CancelFunc
+	defer func() {
+		if r := recover(); r != nil {
+			res = Result{Ending: Failed, Err: fmt.Errorf("the prompt failed: %v", r)}
+		}
+	}()
+	dir := o.LockDir
+	if dir == "" {
+		dir = DefaultLockDir(os.Getenv)
+	}
+	unlock, err := lockTerminal(ctx, tty, dir)
+	if err != nil {
+		return Result{Ending: Interrupted}
+	}
+	defer unlock()
 	if o.Timeout > 0 {
+		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
+	flushInput(tty)
 	var challenge string
 	if o.Challenge {
 		challenge = newCode()
 	}
-	form, choice, pressed := Build(q, challenge != "")
-	res := run(ctx, form, tty, o.Accessible, pressed)
+	if o.Accessible {
+		return askPlain(ctx, tty, q, challenge)
+	}
+	return askScreen(ctx, tty, q, challenge)
+}
+
+// askScreen runs the full-screen prompt: raw keys, the frame redrawn in
+// place.
+func askScreen(ctx context.Context, tty *os.File, q Question, challenge string) Result {
+	t := openTerminal(tty)
+	if err := t.makeRaw(); err != nil {
+		return Result{Ending: Failed, Err: fmt.Errorf("the terminal cannot be put in raw mode: %w", err)}
+	}
+	defer t.restore()
+	title := "agentgate: run this command?"
+	if challenge != "" {
+		title += " (allowing asks for a code)"
+	}
+	v := &view{title: title, q: &q, p: newPicker(approvalOptions(q))}
+	res := t.choose(ctx, v)
 	if res.Ending != Answered {
 		return res
 	}
-	res.Choice = *choice
-	if *pressed >= 0 {
-		res.Choice = *pressed
-	}
 	if res.Choice == AlwaysAllow {
-		if res = confirmAlways(ctx, tty, q.AlwaysPrefix, o.Accessible); res.Ending != Answered {
+		if q.AlwaysPrefix == "" {
+			return Result{Choice: Deny, Ending: Answered}
+		}
+		v = &view{
+			title: fmt.Sprintf("Add prefix = [%q] to learned.toml? Every command starting with %q will then run without asking.", q.AlwaysPrefix, q.AlwaysPrefix),
+			p:     newPicker(alwaysOptions(q.AlwaysPrefix)),
+		}
+		if res = t.choose(ctx, v); res.Ending != Answered {
 			return res
 		}
 	}
 	if res.Choice.Allows() && challenge != "" {
-		typed := ""
-		cf := huh.NewForm(huh.NewGroup(huh.NewInput().
-			Title(fmt.Sprintf("Type %s to confirm (anything else denies)", challenge)).
-			Value(&typed)))
-		r := run(ctx, cf, tty, o.Accessible, nil)
+		typed, r := t.typeLine(ctx, fmt.Sprintf("Type %s to confirm (anything else denies): ", challenge))
 		if r.Ending != Answered {
 			return r
 		}
@@ -142,169 +195,96 @@ func Ask(ctx context.Context, tty *os.File, q Question, o Options) Result {
 	return res
 }
 
-// confirmAlways shows the prefix "Always allow" would add and asks again,
-// Deny first: a prefix allows every command that starts with it.
-func confirmAlways(ctx context.Context, tty *os.File, prefix string, accessible bool) Result {
-	if prefix == "" {
-		return Result{Choice: Deny, Ending: Answered}
-	}
-	choice := Deny
-	form := huh.NewForm(huh.NewGroup(huh.NewSelect[Choice]().
-		Title(fmt.Sprintf("Add prefix = [%q] to learned.toml?", prefix)).
-		Description(fmt.Sprintf("Every command starting with %q will then run without asking.", prefix)).
-		Options(
-			huh.NewOption("Deny", Deny),
-			huh.NewOption("Allow once, do not add it", AllowOnce),
-			huh.NewOption(fmt.Sprintf("Add %q and allow", prefix), AlwaysAllow),
-		).
-		Value(&choice)))
-	r := run(ctx, form, tty, accessible, nil)
-	if r.Ending == Answered {
-		r.Choice = choice
-	}
-	return r
-}
-
-// Build makes the approval form. The returned pointers receive the
-// selected option and the shortcut key pressed (-1 for none).
-func Build(q Question, challenge bool) (*huh.Form, *Choice, *Choice) {
-	choice := Deny
-	pressed := Choice(-1)
-	opts := []huh.Option[Choice]{
-		huh.NewOption("Deny                      [d]", Deny),
-		huh.NewOption("Allow once                [a]", AllowOnce),
-		huh.NewOption("Allow for this session    [s]", AllowSession),
-		huh.NewOption("Deny for this session     [n]", DenySession),
-	}
-	if q.AlwaysPrefix != "" {
-		opts = append(opts, huh.NewOption(fmt.Sprintf("Always allow %q (adds it to learned.toml)  [p]", q.AlwaysPrefix), AlwaysAllow))
-	}
-	title := "agentgate: run this command?"
-	if challenge {
-		title += " (allowing asks for a code)"
-	}
-	sel := huh.NewSelect[Choice]().
-		Title(title).
-		Description(Describe(q)).
-		Options(opts...).
-		Value(&choice)
-	form := huh.NewForm(huh.NewGroup(sel)).WithShowHelp(true)
-	return form, &choice, &pressed
-}
-
-// Describe is the text shown above the choices.
-func Describe(q Question) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "command:  %s\n", q.Command)
-	fmt.Fprintf(&b, "in:       %s\n", q.Cwd)
-	for i, w := range q.Why {
-		label := "why:     "
-		if i > 0 {
-			label = "         "
-		}
-		fmt.Fprintf(&b, "%s %s\n", label, w)
-	}
-	if q.Shell != "" {
-		b.WriteString("the shell would run:\n")
-		for _, l := range strings.Split(strings.TrimSuffix(q.Shell, "\n"), "\n") {
-			fmt.Fprintf(&b, "  %s\n", l)
-		}
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// run runs a form on the terminal and maps every way it can end.
-func run(ctx context.Context, form *huh.Form, tty *os.File, accessible bool, pressed *Choice) Result {
-	interrupted := false
-	if !accessible {
-		// agentgate handles SIGINT, SIGTERM and SIGHUP itself (through
-		// ctx); bubbletea's own handler would race with it and can block
-		// its shutdown forever.
-		form = form.WithProgramOptions(tea.WithoutSignalHandler(), tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
-			k, ok := msg.(tea.KeyPressMsg)
-			if !ok {
-				return msg
-			}
-			switch s := k.String(); {
-			case s == "esc":
-				interrupted = true
-				return tea.QuitMsg{}
-			case len(s) == 1 && pressed != nil:
-				if c, ok := shortcuts[s]; ok {
-					*pressed = c
-					return tea.QuitMsg{}
-				}
-			}
-			return msg
-		}))
-	}
-	// The form gets its own descriptor for the terminal: bubbletea closes
-	// its input on shutdown while its reader goroutine may still touch it,
-	// and that must not be the file the caller closes or reuses.
-	own, err := dupFile(tty)
-	if err != nil {
-		return Result{Ending: Failed, Err: err}
-	}
-	defer own.Close()
-	form = form.WithInput(own).WithOutput(own).WithAccessible(accessible).WithTheme(huh.ThemeFunc(huh.ThemeBase16))
-	if accessible {
-		return runAccessible(ctx, form, own)
-	}
-	err = runForm(ctx, form)
-	switch {
-	case interrupted:
-		return Result{Ending: Interrupted}
-	case ctx.Err() != nil:
-		return ending(ctx)
-	case errors.Is(err, huh.ErrUserAborted):
-		return Result{Ending: Interrupted}
-	case err != nil:
-		return Result{Ending: Failed, Err: err}
-	}
-	return Result{Ending: Answered}
-}
-
-// runAccessible runs the plain prompt, which has no timeout or context of
-// its own: on timeout or signal the terminal is closed under it, which
-// ends its read.
-func runAccessible(ctx context.Context, form *huh.Form, tty *os.File) Result {
-	done := make(chan error, 1)
-	go func() { done <- runForm(ctx, form) }()
-	select {
-	case err := <-done:
-		if ctx.Err() != nil {
-			return ending(ctx)
+// choose shows v until an option is taken or ctx ends, then leaves the
+// frame on screen with the answer.
+func (t *terminal) choose(ctx context.Context, v *view) Result {
+	for {
+		cols, rows := t.size()
+		t.draw(v.frame(cols, rows))
+		k, err := t.readKey(ctx)
+		if err == errResize {
+			continue
 		}
 		if err != nil {
-			return Result{Ending: Failed, Err: err}
+			res := endingOf(ctx, err)
+			v.answer = "none (" + res.Ending.String() + "): denied"
+			t.draw(v.frame(cols, rows))
+			t.finish()
+			return res
 		}
-		return Result{Ending: Answered}
-	case <-ctx.Done():
-		tty.Close()
+		switch k.kind {
+		case keyPgDn:
+			v.scroll += v.pageSize(rows)
+		case keyPgUp:
+			v.scroll = max(0, v.scroll-v.pageSize(rows))
+		default:
+			v.p.press(k)
+		}
+		if v.p.done {
+			if v.p.interrupted {
+				v.answer = "none (interrupted): denied"
+			} else {
+				v.answer = v.p.chosen.String()
+			}
+			t.draw(v.frame(cols, rows))
+			t.finish()
+			if v.p.interrupted {
+				return Result{Ending: Interrupted}
+			}
+			return Result{Choice: v.p.chosen, Ending: Answered}
+		}
+	}
+}
+
+// typeLine reads a line typed after the label, in raw mode.
+func (t *terminal) typeLine(ctx context.Context, label string) (string, Result) {
+	v := &view{}
+	typed := ""
+	for {
+		cols, rows := t.size()
+		v.input = label + typed
+		t.draw(v.frame(cols, rows))
+		k, err := t.readKey(ctx)
+		if err == errResize {
+			continue
+		}
+		if err != nil {
+			t.finish()
+			return "", endingOf(ctx, err)
+		}
+		switch k.kind {
+		case keyEnter:
+			t.finish()
+			return typed, Result{Ending: Answered}
+		case keyEsc, keyCtrlC:
+			t.finish()
+			return "", Result{Ending: Interrupted}
+		case keyBackspace:
+			if typed != "" {
+				typed = typed[:len(typed)-1]
+			}
+		case keyRune:
+			if len(typed) < 64 {
+				typed += string(k.r)
+			}
+		}
+	}
+}
+
+func (e Ending) String() string {
+	return [...]string{"answered", "no answer in time", "interrupted", "failed"}[e]
+}
+
+// endingOf maps why a read ended: the context (timeout, signal), or the
+// terminal going away.
+func endingOf(ctx context.Context, err error) Result {
+	if ctx.Err() != nil {
 		return ending(ctx)
 	}
-}
-
-// runForm runs the form and turns a panic inside huh into an error: huh
-// v2.0.3's accessible select panics on end of input after an invalid
-// answer, and a panic must deny, not kill agentgate before it records.
-func runForm(ctx context.Context, form *huh.Form) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("the prompt failed: %v", r)
-		}
-	}()
-	return form.RunWithContext(ctx)
-}
-
-// dupFile returns a second *os.File for the same open terminal.
-func dupFile(f *os.File) (*os.File, error) {
-	fd, err := unix.Dup(int(f.Fd()))
-	if err != nil {
-		return nil, fmt.Errorf("duplicate the terminal descriptor: %w", err)
+	if errors.Is(err, errHangup) {
+		return Result{Ending: Interrupted}
 	}
-	unix.CloseOnExec(fd)
-	return os.NewFile(uintptr(fd), f.Name()), nil
+	return Result{Ending: Failed, Err: err}
 }
 
 func ending(ctx context.Context) Result {

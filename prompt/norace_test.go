@@ -1,5 +1,0 @@
-//go:build !race
-
-package prompt_test
-
-const raceEnabled = false
