@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 )
 
 // These tests run the real binary under a pseudo-terminal, which becomes
@@ -55,9 +56,10 @@ func (e *buildError) Error() string { return e.err.Error() + ": " + e.out }
 
 // ptyRun is agentgate running under a pty.
 type ptyRun struct {
-	t    *testing.T
-	cmd  *exec.Cmd
-	ptmx *os.File
+	t     *testing.T
+	cmd   *exec.Cmd
+	ptmx  *os.File
+	slave string // the terminal's name, to read its modes afterwards
 	mu   sync.Mutex
 	out  bytes.Buffer
 	done chan struct{}
@@ -87,14 +89,30 @@ func (h *home) env(extra ...string) []string {
 
 func (h *home) start(env []string, args ...string) *ptyRun {
 	h.t.Helper()
-	c := exec.Command(agentgateBinary(h.t), args...)
+	return h.startWith(env, "", exec.Command(agentgateBinary(h.t), args...))
+}
+
+// startWith starts c on a new pseudo-terminal, its controlling terminal,
+// after typing typeAhead on it.
+func (h *home) startWith(env []string, typeAhead string, c *exec.Cmd) *ptyRun {
+	h.t.Helper()
 	c.Dir = h.work
 	c.Env = env
-	ptmx, err := pty.StartWithSize(c, &pty.Winsize{Rows: 40, Cols: 160})
+	ptmx, tty, err := pty.Open()
 	if err != nil {
 		h.t.Skipf("no pseudo-terminal: %v", err)
 	}
-	r := &ptyRun{t: h.t, cmd: c, ptmx: ptmx, done: make(chan struct{})}
+	pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 160})
+	if typeAhead != "" {
+		ptmx.Write([]byte(typeAhead))
+	}
+	c.Stdin, c.Stdout, c.Stderr = tty, tty, tty
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := c.Start(); err != nil {
+		h.t.Fatal(err)
+	}
+	tty.Close()
+	r := &ptyRun{t: h.t, cmd: c, ptmx: ptmx, slave: tty.Name(), done: make(chan struct{})}
 	go func() {
 		buf := make([]byte, 4096)
 		for {
@@ -162,6 +180,42 @@ func (r *ptyRun) wait() int {
 	return r.cmd.ProcessState.ExitCode()
 }
 
+// cooked reports whether the terminal is back in its normal modes (line
+// editing, echo, signal keys), as stty would show them.
+func (r *ptyRun) cooked() bool {
+	r.t.Helper()
+	f, err := os.OpenFile(r.slave, os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		r.t.Fatalf("reopen the terminal: %v", err)
+	}
+	defer f.Close()
+	tio, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return tio.Lflag&unix.ICANON != 0 && tio.Lflag&unix.ECHO != 0 && tio.Lflag&unix.ISIG != 0 && tio.Iflag&unix.ICRNL != 0
+}
+
+// records returns the escalation records of the audit log.
+func (h *home) records() []map[string]any {
+	h.t.Helper()
+	data, err := os.ReadFile(h.log)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var out []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			h.t.Fatal(err)
+		}
+		if rec["event"] == "escalation" {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
 // lastRecord returns the last escalation record of the audit log.
 func (h *home) lastRecord() map[string]any {
 	h.t.Helper()
@@ -198,12 +252,18 @@ func TestPromptChoices(t *testing.T) {
 		next     string // outcome of the same command next time, with no terminal
 		nextRuns bool
 	}{
-		{"a", true, "approved_once", 0, "denied_noninteractive", false},
-		{"s", true, "approved_session", 0, "allowed_by_session", true},
+		{"allow\r", true, "approved_once", 0, "denied_noninteractive", false},
+		{"session\r", true, "approved_session", 0, "allowed_by_session", true},
 		{"d", false, "denied", 126, "denied_noninteractive", false},
 		{"n", false, "denied_session", 126, "denied_by_session", false},
 		{"\r", false, "denied", 126, "denied_noninteractive", false},           // Enter takes the preset: Deny
 		{"\x1b[B\r", true, "approved_once", 0, "denied_noninteractive", false}, // down, Enter: Allow once
+		// What a person types when asked "run this command?": nothing
+		// approves, the last Enter takes the highlighted Deny.
+		{"yes\r\r", false, "denied", 126, "denied_noninteractive", false},
+		{"y\r\r", false, "denied", 126, "denied_noninteractive", false},
+		{"/session\r\r", false, "denied", 126, "denied_noninteractive", false},
+		{"\x1b[A\r", false, "denied", 126, "denied_noninteractive", false}, // Up from Deny does not wrap
 	}
 	for _, tt := range tests {
 		t.Run(strings.ReplaceAll(tt.keys, "\x1b", "ESC"), func(t *testing.T) {
@@ -212,7 +272,7 @@ func TestPromptChoices(t *testing.T) {
 			r.waitFor("run this command?")
 			r.waitFor("Deny for this session")
 			screen := r.screen()
-			for _, want := range []string{`touch marker # \u202e`, "in:       " + h.work, `U+202E`, "command: touch marker", "[a]", "[s]", "[d]", "[n]"} {
+			for _, want := range []string{`touch marker # \u202e`, "in:       " + h.work, `U+202E`, "command: touch marker", `type "allow"`, `type "session"`, "[d]", "[n]"} {
 				if !strings.Contains(screen, want) {
 					t.Errorf("the prompt lacks %q:\n%s", want, screen)
 				}
@@ -223,6 +283,12 @@ func TestPromptChoices(t *testing.T) {
 			r.send(tt.keys)
 			if got := r.wait(); got != tt.status {
 				t.Errorf("exit status %d; want %d\n%s", got, tt.status, r.screen())
+			}
+			if !strings.Contains(r.screen(), "answer: ") {
+				t.Errorf("the final screen does not show the answer taken:\n%s", r.screen())
+			}
+			if !r.cooked() {
+				t.Error("the terminal was left in raw mode")
 			}
 			_, err := os.Stat(h.mark)
 			if ran := err == nil; ran != tt.ran {
@@ -285,6 +351,9 @@ func TestPromptEndings(t *testing.T) {
 		r.cmd.Process.Signal(syscall.SIGTERM)
 		if got := r.wait(); got != 126 {
 			t.Errorf("status %d", got)
+		}
+		if !r.cooked() {
+			t.Error("the terminal was left in raw mode after SIGTERM")
 		}
 		if got := h.lastRecord()["outcome"]; got != "interrupted" {
 			t.Errorf("outcome %v", got)
@@ -354,7 +423,7 @@ func TestPromptAlwaysAllow(t *testing.T) {
 	h := newHome(t)
 	r := h.start(h.env(), "exec", "--", "touch marker")
 	r.waitFor(`Always allow "touch"`)
-	r.send("p")
+	r.send("always\r")
 	r.waitFor(`Add prefix = ["touch"] to learned.toml?`)
 	r.send("\x1b[B\x1b[B\r")
 	if got := r.wait(); got != 0 {
@@ -422,5 +491,106 @@ func TestAllowPathRunsNothingElse(t *testing.T) {
 	r.wait()
 	if !strings.Contains(r.screen(), "yes") {
 		t.Errorf("NO_COLOR=yes did not reach the command: %q", r.screen())
+	}
+}
+
+// Two escalations at once on one terminal (an agent running tool calls in
+// parallel): one prompt at a time, the second waits with a notice, both
+// are answered, and the terminal is left as it was.
+func TestPromptTwoAtOnce(t *testing.T) {
+	h := newHome(t)
+	bin := agentgateBinary(t)
+	script := bin + ` exec -- "touch one" & ` + bin + ` exec -- "touch two"; wait`
+	r := h.startWith(h.env("XDG_RUNTIME_DIR="+h.dir), "", exec.Command("sh", "-c", script))
+	r.waitFor("Deny for this session")
+	r.waitFor("waiting for another approval on this terminal")
+	r.send("\r")
+	// The second prompt appears once the first is answered.
+	deadline := time.Now().Add(10 * time.Second)
+	for !(strings.Contains(r.screen(), "touch one") && strings.Contains(r.screen(), "touch two")) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the second prompt never appeared:\n%s", r.screen())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	r.send("\r")
+	r.wait()
+	recs := h.records()
+	if len(recs) != 2 || recs[0]["outcome"] != "denied" || recs[1]["outcome"] != "denied" {
+		t.Errorf("records: %v", recs)
+	}
+	if strings.Count(r.screen(), "answer: deny") != 2 {
+		t.Errorf("two answers expected on screen:\n%s", r.screen())
+	}
+	if !r.cooked() {
+		t.Error("the terminal was left in raw mode after two prompts")
+	}
+}
+
+// Keys typed before the prompt appeared (meant for the shell or the
+// agent) are discarded: Down, Enter would otherwise allow once.
+func TestPromptTypeAhead(t *testing.T) {
+	for name, ahead := range map[string]string{"full-screen": "\x1b[B\r", "accessible": "2\n"} {
+		t.Run(name, func(t *testing.T) {
+			h := newHome(t)
+			env := h.env()
+			if name == "accessible" {
+				env = h.env("AGENTGATE_ACCESSIBLE=1")
+			}
+			r := h.startWith(env, ahead, exec.Command(agentgateBinary(t), "exec", "--", "touch marker"))
+			r.waitFor("Deny for this session")
+			r.send("\r")
+			if got := r.wait(); got != 126 {
+				t.Errorf("status %d; want 126\n%s", got, r.screen())
+			}
+			if _, err := os.Stat(h.mark); err == nil {
+				t.Error("type-ahead approved the command")
+			}
+		})
+	}
+}
+
+// The plain prompt shows what the full-screen one shows: command,
+// directory, reasons, the shell's view, before the numbered choices.
+func TestPromptAccessibleContent(t *testing.T) {
+	h := newHome(t)
+	r := h.start(h.env("AGENTGATE_ACCESSIBLE=1"), "exec", "--", "touch marker && rm -r marker")
+	r.waitFor("Deny for this session")
+	scr := r.screen()
+	for _, want := range []string{"command:  touch marker && rm -r marker", "in:       " + h.work, "why:", "&&", "note: rm deletes files", "the shell would run:", "1. Deny"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the plain prompt lacks %q:\n%s", want, scr)
+		}
+	}
+	if strings.Index(scr, "in:       ") > strings.Index(scr, "1. Deny") {
+		t.Errorf("the content comes after the choices:\n%s", scr)
+	}
+	r.send("yes\r")
+	r.waitFor("is not one of the choices")
+	r.send("\x04")
+	if got := r.wait(); got != 126 {
+		t.Errorf("status %d", got)
+	}
+	if !r.cooked() {
+		t.Error("terminal modes not restored")
+	}
+}
+
+// A 200-line command in a 40-row terminal: its last line and the choices
+// are on screen.
+func TestPromptLongCommand(t *testing.T) {
+	h := newHome(t)
+	cmd := strings.Repeat("true\n", 199) + "touch marker"
+	r := h.start(h.env(), "exec", "--", cmd)
+	r.waitFor("Deny for this session")
+	for _, want := range []string{"command (200 lines", "200 | touch marker", "  1 | true", "Allow once"} {
+		r.waitFor(want)
+	}
+	r.send("\r")
+	if got := r.wait(); got != 126 {
+		t.Errorf("status %d", got)
+	}
+	if !r.cooked() {
+		t.Error("terminal modes not restored")
 	}
 }
