@@ -60,9 +60,9 @@ type ptyRun struct {
 	cmd   *exec.Cmd
 	ptmx  *os.File
 	slave string // the terminal's name, to read its modes afterwards
-	mu   sync.Mutex
-	out  bytes.Buffer
-	done chan struct{}
+	mu    sync.Mutex
+	out   bytes.Buffer
+	done  chan struct{}
 }
 
 // home is one user's world: its own config, state and session.
