@@ -27,11 +27,17 @@ type Request struct {
 	// Split judges a compound command piece by piece (compound = "split")
 	// instead of asking about any operator.
 	Split bool
+	// Lift names built-in catastrophic rules ([CatastrophicRules]) the
+	// policy file turned off. Only the policy may set it.
+	Lift []string
 }
 
 // Decide judges a command. The first step that applies wins:
 //
-//  1. a deny rule matches any command in the text: deny;
+//  1. a deny rule matches any command in the text, or a command anywhere
+//     in it is catastrophic (a recursive delete of /, a system directory
+//     or home, mkfs, a write onto a disk, a fork bomb; see
+//     [CatastrophicRules]): deny, in every mode;
 //  2. the text cannot be judged (too long, not UTF-8, control or invisible
 //     characters): ask;
 //  3. the text holds a compound or redirect operator: ask;
@@ -82,6 +88,7 @@ func Decide(req Request) (d Decision) {
 	if d.verdict != Allow {
 		d.risks = risks(segs)
 	}
+	d.severity = severity(req, segs)
 	return d
 }
 
@@ -91,6 +98,9 @@ func decide(req Request, segs [][]string, file *syntax.File, perr error) (Decisi
 	if r, ok := matchRules(req, segs, allowlist.Deny); ok {
 		return deny(Reason{Check: CheckDenyRule, Match: r.match, Rule: r.rule.String(), Source: r.rule.Source.String(),
 			Message: "a deny rule matches " + quoteMatch(r.match)}), nil
+	}
+	if why, ok := catastrophic(req, segs, file); ok {
+		return deny(why), nil
 	}
 	if why, bad := judgeText(req.Text); bad {
 		return ask(why), nil

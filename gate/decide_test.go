@@ -77,7 +77,7 @@ func TestDecideTable(t *testing.T) {
 		{"cat <> in", gate.Ask, gate.CheckOperator, "<"},
 		{"cat <<EOF", gate.Ask, gate.CheckOperator, "<<"},
 		{"ls\nrm x", gate.Ask, gate.CheckOperator, "\n"},
-		{"ls\rrm -rf ~", gate.Ask, gate.CheckOperator, "\r"},
+		{"ls\rrm -rf ~", gate.Deny, gate.CheckCatastrophic, "rm -rf ~"}, // shows as "rm -rf ~", and runs it
 		{"grep 'a|b' f.txt", gate.Ask, gate.CheckOperator, "|"},
 		{"echo '$(x)'", gate.Ask, gate.CheckOperator, "$("},
 
@@ -282,7 +282,7 @@ func TestArgvForm(t *testing.T) {
 		{[]string{"git", "log", "--output=x"}, gate.Ask},
 		{[]string{"find", "*"}, gate.Allow}, // no shell: "*" is a literal file name
 		{[]string{"ls", "a\rb"}, gate.Ask},
-		{[]string{"echo", "a\nrm -rf ~"}, gate.Ask},
+		{[]string{"echo", "a\nrm -rf ~"}, gate.Deny}, // reads as rm -rf ~ to a person; the catastrophic check errs to deny
 	}
 	for _, tt := range tests {
 		d := gate.Decide(gate.Request{Text: strings.Join(tt.argv, " "), Argv: tt.argv, Rules: allowlist.Defaults()})

@@ -126,6 +126,9 @@ type Decision struct {
 	commands [][]string
 	// redirects are the file targets of redirects (split mode).
 	redirects []string
+	// severity warns the person about a broadly destructive command
+	// (see [Severity]).
+	severity string
 }
 
 func allow(why Reason, more ...Reason) Decision {
@@ -175,7 +178,7 @@ func Escalate(d Decision, why Reason) Decision {
 		return d
 	}
 	e := ask(why, d.reasons...)
-	e.argv, e.literal, e.commands, e.redirects = d.argv, d.literal, d.commands, d.redirects
+	e.argv, e.literal, e.commands, e.redirects, e.severity = d.argv, d.literal, d.commands, d.redirects, d.severity
 	e.sticky = true
 	return e
 }

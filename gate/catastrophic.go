@@ -1,0 +1,374 @@
+package gate
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// CheckCatastrophic names the built-in deny rules for commands that
+// destroy a whole system or home directory.
+const CheckCatastrophic Check = "catastrophic"
+
+// The built-in catastrophic rules, by the name the policy file uses to
+// lift one (policy lift_catastrophic).
+const (
+	CatastrophicDelete   = "recursive-delete" // rm -r, find -delete of /, /usr, $HOME ...
+	CatastrophicPerms    = "recursive-chmod"  // chmod, chown, chgrp -R of the same
+	CatastrophicMkfs     = "mkfs"             // mkfs*, mke2fs: formats a file system
+	CatastrophicDisk     = "disk-write"       // dd of=, a redirect, tee, cp, shred onto a disk device
+	CatastrophicForkBomb = "fork-bomb"        // a function that starts itself twice
+)
+
+// CatastrophicRules lists the names of the built-in catastrophic rules.
+var CatastrophicRules = []string{CatastrophicDelete, CatastrophicPerms, CatastrophicMkfs, CatastrophicDisk, CatastrophicForkBomb}
+
+// systemDirs are the top-level directories whose loss breaks the system
+// or every user's files (Linux and macOS). /tmp is not one of them.
+var systemDirs = []string{
+	"/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/media", "/mnt",
+	"/nix", "/opt", "/proc", "/root", "/run", "/sbin", "/snap", "/srv", "/sys", "/usr", "/var",
+	"/Applications", "/Library", "/System", "/Users", "/Volumes", "/private",
+}
+
+// diskDevices are device names that are whole disks or partitions.
+var diskDevices = []string{
+	"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk", "/dev/rdisk",
+	"/dev/md", "/dev/dm-", "/dev/mapper/", "/dev/root",
+}
+
+// catastrophic returns a deny reason when a command anywhere in the text
+// (each side of an operator, behind sudo or env, inside bash -c) would
+// destroy the root, a top-level system directory, the home directory
+// itself, a disk, or the machine's process table; lifted names the rules
+// the policy turned off. Paths are resolved as the path checks resolve
+// them: "~/", "$HOME", "/usr/..", "//" all count, and a project directory
+// ("rm -rf build") never does.
+func catastrophic(req Request, segs [][]string, file *syntax.File) (Reason, bool) {
+	c := catJudge{p: req.Paths}
+	for _, argv := range segs {
+		if name, msg, ok := c.argv(argv); ok && !slices.Contains(req.Lift, name) {
+			return catReason(name, strings.Join(argv, " "), msg), true
+		}
+	}
+	if !slices.Contains(req.Lift, CatastrophicDisk) {
+		if dev, ok := c.redirectOntoDisk(req.Text); ok {
+			return catReason(CatastrophicDisk, "> "+dev, "writes onto the disk device "+dev+", destroying what it holds"), true
+		}
+	}
+	if !slices.Contains(req.Lift, CatastrophicForkBomb) {
+		if name, ok := forkBomb(req.Text, file); ok {
+			return catReason(CatastrophicForkBomb, name, fmt.Sprintf("defines %s to start itself again and again (a fork bomb), which stalls the machine", name)), true
+		}
+	}
+	return Reason{}, false
+}
+
+func catReason(rule, match, msg string) Reason {
+	return Reason{Check: CheckCatastrophic, Match: match, Rule: rule, Source: "built-in",
+		Message: "catastrophic: " + msg}
+}
+
+type catJudge struct{ p Paths }
+
+// argv judges one simple command.
+func (c catJudge) argv(argv []string) (rule, msg string, ok bool) {
+	prog := path.Base(argv[0])
+	args := argv[1:]
+	switch {
+	case prog == "rm":
+		flags, ops := splitFlags(args)
+		if slices.Contains(flags, "--no-preserve-root") {
+			return CatastrophicDelete, "rm --no-preserve-root exists to delete the root directory", true
+		}
+		if hasFlag(flags, 'r', "--recursive") || hasFlag(flags, 'R', "") {
+			if t, ok := c.anyTarget(ops); ok {
+				return CatastrophicDelete, "rm -r deletes " + t + " and everything under it", true
+			}
+		}
+	case prog == "chmod" || prog == "chown" || prog == "chgrp":
+		flags, ops := splitFlags(args)
+		if hasFlag(flags, 'R', "--recursive") {
+			if t, ok := c.anyTarget(ops); ok {
+				return CatastrophicPerms, prog + " -R changes " + t + " and everything under it", true
+			}
+		}
+	case prog == "find":
+		if t, ok := c.findDeletes(args); ok {
+			return CatastrophicDelete, "find deletes under " + t, true
+		}
+	case strings.HasPrefix(prog, "mkfs") || prog == "mke2fs":
+		return CatastrophicMkfs, prog + " formats a file system, erasing what it held", true
+	case prog == "dd":
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a, "of="); ok {
+				if dev, ok := c.disk(v); ok {
+					return CatastrophicDisk, "dd writes onto the disk device " + dev, true
+				}
+			}
+		}
+	case prog == "tee" || prog == "cp" || prog == "shred" || prog == "wipefs" || prog == "blkdiscard" || prog == "mkswap":
+		_, ops := splitFlags(args)
+		for _, a := range ops {
+			if dev, ok := c.disk(a); ok {
+				return CatastrophicDisk, prog + " writes onto the disk device " + dev, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// splitFlags separates flags from operands; after "--" all are operands.
+func splitFlags(args []string) (flags, ops []string) {
+	for i, a := range args {
+		a = unquote(a)
+		if a == "--" {
+			return flags, append(ops, args[i+1:]...)
+		}
+		if strings.HasPrefix(a, "-") && a != "-" {
+			flags = append(flags, a)
+		} else {
+			ops = append(ops, args[i])
+		}
+	}
+	return flags, ops
+}
+
+// hasFlag reports a short flag, alone or in a cluster (-rf), or the long
+// one (a unique abbreviation of it counts, as getopt_long takes it).
+func hasFlag(flags []string, short byte, long string) bool {
+	for _, f := range flags {
+		if strings.HasPrefix(f, "--") {
+			if long != "" && len(f) > 3 && strings.HasPrefix(long, f) {
+				return true
+			}
+			continue
+		}
+		if strings.IndexByte(f[1:], short) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// findDeletes reports a find whose start point is catastrophic and whose
+// expression deletes (-delete, or -exec rm ...).
+func (c catJudge) findDeletes(args []string) (string, bool) {
+	i := 0
+	for i < len(args) && (args[i] == "-H" || args[i] == "-L" || args[i] == "-P" || strings.HasPrefix(args[i], "-O")) {
+		i++
+	}
+	var starts []string
+	for ; i < len(args); i++ {
+		a := unquote(args[i])
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		starts = append(starts, args[i])
+	}
+	deletes := false
+	for j, a := range args[i:] {
+		a = unquote(a)
+		switch a {
+		case "-delete":
+			deletes = true
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if rest := args[i+j+1:]; len(rest) > 0 {
+				switch path.Base(unquote(rest[0])) {
+				case "rm", "shred", "unlink", "chmod", "chown", "chgrp":
+					deletes = true
+				}
+			}
+		}
+	}
+	if !deletes {
+		return "", false
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	return c.anyTarget(starts)
+}
+
+// anyTarget returns the first operand that names the root, a top-level
+// system directory, everything in one of them (/*), or the home directory
+// itself.
+func (c catJudge) anyTarget(ops []string) (string, bool) {
+	for _, w := range ops {
+		if t, ok := c.target(w); ok {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+func (c catJudge) target(word string) (string, bool) {
+	w := unquote(word)
+	if w == "" {
+		return "", false
+	}
+	home := c.p.Home
+	homeSpelling := false
+	for _, h := range []string{"~", "$HOME", "${HOME}"} {
+		if rest, ok := strings.CutPrefix(w, h); ok && (rest == "" || rest[0] == '/') {
+			homeSpelling = true
+			if home == "" || home == "/" {
+				// No home to resolve against: judge the spelling.
+				rest = strings.Trim(rest, "/")
+				if rest == "" || rest == "." || isEverything(rest) {
+					return "the home directory (" + word + ")", true
+				}
+				return "", false
+			}
+		}
+	}
+	if !homeSpelling && (strings.Contains(w, "$") || strings.Contains(w, "`")) {
+		return "", false // a variable or substitution: the other checks ask about it
+	}
+	if !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && c.p.Cwd == "" {
+		return "", false // relative, and nothing to resolve it from
+	}
+	abs := c.p.resolve(w)
+	if abs == "" {
+		return "", false
+	}
+	if critical(abs, home) {
+		return describeTarget(abs, word, home), true
+	}
+	if strings.ContainsAny(abs, "*?[") {
+		// A glob: everything in a critical directory (/*, ~/.*), or one
+		// that can expand to a critical directory (/u*).
+		dir, base := path.Split(abs)
+		dir = path.Clean(dir)
+		if isEverything(base) && !strings.ContainsAny(dir, "*?[") && critical(dir, home) {
+			return "everything in " + describeTarget(dir, word, home), true
+		}
+		for _, d := range append([]string{home}, systemDirs...) {
+			if d == "" || d == "/" {
+				continue
+			}
+			if ok, _ := path.Match(abs, d); ok {
+				return describeTarget(d, word, home), true
+			}
+		}
+	}
+	return "", false
+}
+
+// isEverything reports a glob that matches every name in a directory.
+func isEverything(base string) bool {
+	switch base {
+	case "*", ".*", "**", "*.*", "?*", ".?*", "[!.]*", "[^.]*", ".[!.]*", ".[^.]*":
+		return true
+	}
+	return false
+}
+
+// critical reports the root, a top-level system directory, or home.
+func critical(abs, home string) bool {
+	return abs == "/" || slices.Contains(systemDirs, abs) || (home != "" && home != "/" && abs == path.Clean(home))
+}
+
+func describeTarget(abs, word, home string) string {
+	switch {
+	case abs == "/":
+		return "the root directory (" + word + ")"
+	case home != "" && abs == path.Clean(home):
+		return "the home directory (" + word + ")"
+	}
+	return "the system directory " + abs + " (" + word + ")"
+}
+
+// disk reports whether word resolves to a disk device.
+func (c catJudge) disk(word string) (string, bool) {
+	w := unquote(word)
+	if !strings.HasPrefix(w, "/dev") {
+		return "", false
+	}
+	abs := path.Clean(w)
+	for _, d := range diskDevices {
+		if strings.HasPrefix(abs, d) && len(abs) > len("/dev/") {
+			return abs, true
+		}
+	}
+	return "", false
+}
+
+// redirectOntoDisk finds an output redirect (>, >>, >|, &>, 1>) onto a
+// disk device anywhere in the text, quoted or not: the text is read as
+// characters, so it also finds one inside bash -c '...'.
+func (c catJudge) redirectOntoDisk(text string) (string, bool) {
+	for i := 0; i < len(text); i++ {
+		if text[i] != '>' {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && (text[j] == '>' || text[j] == '|') {
+			j++
+		}
+		for j < len(text) && strings.IndexByte(" \t\"'\\", text[j]) >= 0 {
+			j++
+		}
+		end := j
+		for end < len(text) && strings.IndexByte(" \t\n;&|)\"'<>`", text[end]) < 0 {
+			end++
+		}
+		if dev, ok := c.disk(text[j:end]); ok {
+			return dev, true
+		}
+	}
+	return "", false
+}
+
+// unquote drops quote characters, which change no path's meaning here.
+func unquote(w string) string {
+	if !strings.ContainsAny(w, `"'\`) {
+		return w
+	}
+	return strings.NewReplacer(`"`, "", `'`, "", `\`, "").Replace(w)
+}
+
+// forkBomb finds a function that calls itself in a pipeline or in the
+// background, and is called: ":(){ :|:& };:" and its renamings.
+func forkBomb(text string, file *syntax.File) (string, bool) {
+	if file == nil {
+		if c := strings.ReplaceAll(text, " ", ""); strings.Contains(c, ":(){:|:&};:") {
+			return ":", true
+		}
+		return "", false
+	}
+	found := ""
+	syntax.Walk(file, func(n syntax.Node) bool {
+		fd, ok := n.(*syntax.FuncDecl)
+		if !ok || found != "" || fd.Name == nil {
+			return found == ""
+		}
+		name := fd.Name.Value
+		calls, spawns := 0, false
+		syntax.Walk(fd.Body, func(m syntax.Node) bool {
+			switch m := m.(type) {
+			case *syntax.CallExpr:
+				if len(m.Args) > 0 && m.Args[0].Lit() == name {
+					calls++
+				}
+			case *syntax.BinaryCmd:
+				if m.Op == syntax.Pipe || m.Op == syntax.PipeAll {
+					spawns = true
+				}
+			case *syntax.Stmt:
+				if m.Background {
+					spawns = true
+				}
+			}
+			return true
+		})
+		if calls >= 1 && spawns {
+			found = name
+		}
+		return true
+	})
+	return found, found != ""
+}

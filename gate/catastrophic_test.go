@@ -1,0 +1,146 @@
+package gate_test
+
+import (
+	"testing"
+
+	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/gate"
+)
+
+var catPaths = gate.Paths{Home: "/home/u", Cwd: "/home/u/proj"}
+
+// Every spelling of a catastrophic command is denied, by the built-in
+// rule it breaks.
+func TestCatastrophicDenied(t *testing.T) {
+	tests := []struct{ cmd, rule string }{
+		// The root, every way to write it.
+		{"rm -rf /", gate.CatastrophicDelete},
+		{"rm -rf /*", gate.CatastrophicDelete},
+		{"rm -rf /.*", gate.CatastrophicDelete},
+		{"rm -rf --no-preserve-root /", gate.CatastrophicDelete},
+		{"rm --no-preserve-root -r /tmp/../", gate.CatastrophicDelete},
+		{"rm -r -f /", gate.CatastrophicDelete},
+		{"rm -rf -- /", gate.CatastrophicDelete},
+		{"rm -rf //", gate.CatastrophicDelete},
+		{"rm -rf /./", gate.CatastrophicDelete},
+		{"rm -rf /usr/..", gate.CatastrophicDelete},
+		{"rm -rf '/'", gate.CatastrophicDelete},
+		{`rm -rf "/"`, gate.CatastrophicDelete},
+		// System directories.
+		{"rm -fr /usr", gate.CatastrophicDelete},
+		{"rm -Rf /etc/", gate.CatastrophicDelete},
+		{"rm --recursive --force /var", gate.CatastrophicDelete},
+		{"rm --rec /var", gate.CatastrophicDelete},
+		{"rm -rf /u*", gate.CatastrophicDelete},
+		{"rm -rf /usr/*", gate.CatastrophicDelete},
+		{"rm -rf /home", gate.CatastrophicDelete},
+		{"rm -rf ../..", gate.CatastrophicDelete}, // /home from /home/u/proj
+		// Home itself.
+		{"rm -rf ~", gate.CatastrophicDelete},
+		{"rm -rf ~/", gate.CatastrophicDelete},
+		{"rm -rf ~/.", gate.CatastrophicDelete},
+		{"rm -rf ~/*", gate.CatastrophicDelete},
+		{"rm -rf $HOME", gate.CatastrophicDelete},
+		{`rm -rf "$HOME"`, gate.CatastrophicDelete},
+		{`rm -rf "${HOME}/"`, gate.CatastrophicDelete},
+		{"rm -rf ${HOME}", gate.CatastrophicDelete},
+		{"rm -rf $HOME/..", gate.CatastrophicDelete},
+		{"rm -rf /home/u", gate.CatastrophicDelete},
+		{"rm -rf ..", gate.CatastrophicDelete}, // /home/u from /home/u/proj
+		// Behind wrappers, nested, in compounds, spelled oddly.
+		{"sudo rm -rf /", gate.CatastrophicDelete},
+		{"sudo -u root rm -rf /", gate.CatastrophicDelete},
+		{"env FOO=1 rm -rf /", gate.CatastrophicDelete},
+		{"bash -c 'rm -rf /'", gate.CatastrophicDelete},
+		{`sh -c "rm -rf ~"`, gate.CatastrophicDelete},
+		{"bash -c 'bash -c \"rm -rf /usr\"'", gate.CatastrophicDelete},
+		{"ls && rm -rf /", gate.CatastrophicDelete},
+		{"true; rm -rf ~", gate.CatastrophicDelete},
+		{"echo / | xargs rm -rf /", gate.CatastrophicDelete},
+		{"/bin/rm -rf /", gate.CatastrophicDelete},
+		{`\rm -rf /`, gate.CatastrophicDelete},
+		{"'rm' -rf /", gate.CatastrophicDelete},
+		{"(rm -rf /)", gate.CatastrophicDelete},
+		{"x=$(rm -rf ~)", gate.CatastrophicDelete},
+		// find.
+		{"find / -delete", gate.CatastrophicDelete},
+		{"find ~ -delete", gate.CatastrophicDelete},
+		{"find -L / -name x -delete", gate.CatastrophicDelete},
+		{"find /usr -exec rm -rf {} +", gate.CatastrophicDelete},
+		{"sudo find / -type f -exec /bin/rm {} ;", gate.CatastrophicDelete},
+		// Permissions.
+		{"chmod -R 777 /", gate.CatastrophicPerms},
+		{"chown -R me /usr", gate.CatastrophicPerms},
+		{"chgrp -R x ~", gate.CatastrophicPerms},
+		{"chmod --recursive 000 /etc", gate.CatastrophicPerms},
+		{"sudo chown -Rv me:me $HOME", gate.CatastrophicPerms},
+		// File systems and disks.
+		{"mkfs.ext4 /dev/sda1", gate.CatastrophicMkfs},
+		{"mkfs -t ext4 /dev/sdb", gate.CatastrophicMkfs},
+		{"sudo mkfs.xfs /dev/nvme0n1", gate.CatastrophicMkfs},
+		{"mke2fs /dev/sda", gate.CatastrophicMkfs},
+		{"dd if=/dev/zero of=/dev/sda", gate.CatastrophicDisk},
+		{"dd if=x.img of=/dev/nvme0n1 bs=1M", gate.CatastrophicDisk},
+		{"dd if=x of=/dev//sda", gate.CatastrophicDisk},
+		{"cat x.img > /dev/sda", gate.CatastrophicDisk},
+		{"echo x >/dev/sdb1", gate.CatastrophicDisk},
+		{"echo x >> '/dev/sdb'", gate.CatastrophicDisk},
+		{"bash -c 'cat x > /dev/mmcblk0'", gate.CatastrophicDisk},
+		{"echo x | sudo tee /dev/sda", gate.CatastrophicDisk},
+		{"cp disk.img /dev/mmcblk0", gate.CatastrophicDisk},
+		{"shred /dev/sda", gate.CatastrophicDisk},
+		// Fork bombs.
+		{":(){ :|:& };:", gate.CatastrophicForkBomb},
+		{"bomb(){ bomb|bomb& };bomb", gate.CatastrophicForkBomb},
+		{"f() { f & f; }; f", gate.CatastrophicForkBomb},
+	}
+	for _, tt := range tests {
+		d := gate.Decide(gate.Request{Text: tt.cmd, Rules: allowlist.Defaults(), Paths: catPaths})
+		p := d.Primary()
+		if d.Verdict() != gate.Deny || p.Check != gate.CheckCatastrophic || p.Rule != tt.rule {
+			t.Errorf("Decide(%q) = %s, %s; want deny by %s", tt.cmd, d.Verdict(), p, tt.rule)
+		}
+		// Lifted by the policy, the command is judged as any other: it
+		// asks (none of these is on the allowlist).
+		d = gate.Decide(gate.Request{Text: tt.cmd, Rules: allowlist.Defaults(), Paths: catPaths, Lift: gate.CatastrophicRules})
+		if d.Verdict() == gate.Deny && d.Primary().Check == gate.CheckCatastrophic {
+			t.Errorf("Decide(%q) with every rule lifted: still %s", tt.cmd, d.Primary())
+		}
+		if d.Verdict() == gate.Allow {
+			t.Errorf("Decide(%q) lifted: allowed", tt.cmd)
+		}
+	}
+}
+
+// Commands on a project, a temporary directory or one file are never
+// catastrophic: they ask or run as before.
+func TestCatastrophicNotProjects(t *testing.T) {
+	for _, cmd := range []string{
+		"rm -rf build", "rm -rf ./build", "rm -rf ~/proj/build", "rm -rf /tmp/x", "rm -rf /usr/local/share/x",
+		"rm -r ~/.cache", "rm ~", "rm /", "rm -rf ~/*.log", `rm -rf "$HOME/proj/build"`, "rm -rf $DIR", "rm -rf $(pwd)/x",
+		"find . -delete", "find / -name x", "find / -exec grep x {} +", "chmod 755 /usr", "chmod -R 755 build",
+		"chown -R me ~/proj", "dd if=/dev/sda of=disk.img", "echo x > /dev/null", "cat x 2>/dev/null", "git push origin main",
+		"ls -la /", "mkdir /tmp/x", "f() { echo hi; }; f", "rm -rf .", "rm -rf *", "echo rm -rf /", "grep -r x /usr",
+	} {
+		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths})
+		if d.Primary().Check == gate.CheckCatastrophic {
+			t.Errorf("Decide(%q): %s", cmd, d.Primary())
+		}
+	}
+}
+
+// From home, "." and "*" are home.
+func TestCatastrophicRelativeToHome(t *testing.T) {
+	p := gate.Paths{Home: "/home/u", Cwd: "/home/u"}
+	for _, cmd := range []string{"rm -rf .", "rm -rf *", "rm -rf ./"} {
+		if d := gate.Decide(gate.Request{Text: cmd, Paths: p}); d.Primary().Check != gate.CheckCatastrophic {
+			t.Errorf("Decide(%q) in home: %s", cmd, d.Primary())
+		}
+	}
+	// With no home known, the spellings of home still count.
+	for _, cmd := range []string{"rm -rf ~", `rm -rf "$HOME/"`, "rm -rf ~/*"} {
+		if d := gate.Decide(gate.Request{Text: cmd}); d.Primary().Check != gate.CheckCatastrophic {
+			t.Errorf("Decide(%q) with no home: %s", cmd, d.Primary())
+		}
+	}
+}
