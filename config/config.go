@@ -136,6 +136,10 @@ type Config struct {
 	// ForbidModes and ForbidAllow come from the policy file.
 	ForbidModes []string
 	ForbidAllow []string
+	// LiftCatastrophic names built-in catastrophic deny rules
+	// (gate.CatastrophicRules) the policy file turned off; no other file
+	// can. It goes into gate.Request.Lift.
+	LiftCatastrophic []string
 }
 
 // Paths returns the protected paths for the gate.
@@ -366,6 +370,15 @@ func Load(o Options) (*Config, error) {
 
 	if policy != nil {
 		c.ForbidModes, c.ForbidAllow = policy.ForbidModes, policy.ForbidAllow
+		for _, name := range policy.LiftCatastrophic {
+			if !slices.Contains(gate.CatastrophicRules, name) {
+				data, _ := os.ReadFile(o.PolicyPath)
+				return nil, &Error{Path: o.PolicyPath, Line: keyLine(data, []string{"policy", "lift_catastrophic"}), Col: 1,
+					Msg: fmt.Sprintf("lift_catastrophic: %q is not a built-in catastrophic rule", name),
+					Fix: "use one of " + strings.Join(gate.CatastrophicRules, ", ")}
+			}
+		}
+		c.LiftCatastrophic = policy.LiftCatastrophic
 		if slices.Contains(policy.ForbidModes, string(c.Mode)) {
 			data, _ := fsutil.ReadRegular(o.PolicyPath, fsutil.MaxConfigSize)
 			return nil, &Error{Path: o.PolicyPath, Line: keyLine(data, []string{"policy", "forbid_modes"}), Col: 1,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -180,6 +181,25 @@ func TestModePrecedence(t *testing.T) {
 
 // The trust flow: an untrusted project's allow rules are ignored with a
 // warning; trusted they apply; an edit untrusts; ask and deny always apply.
+// Only the policy file lifts a built-in catastrophic rule, and only one
+// that exists.
+func TestLiftCatastrophic(t *testing.T) {
+	w := newWorld(t)
+	w.write(w.pol, "[policy]\nlift_catastrophic = [\"mkfs\"]\n")
+	if c := w.load(w.opts()); !slices.Equal(c.LiftCatastrophic, []string{"mkfs"}) {
+		t.Errorf("lifted: %q", c.LiftCatastrophic)
+	}
+	w.write(w.pol, "[policy]\nlift_catastrophic = [\"rm\"]\n")
+	if _, err := config.Load(w.opts()); err == nil || !strings.Contains(err.Error(), `"rm" is not a built-in catastrophic rule; use one of recursive-delete`) {
+		t.Errorf("unknown rule: %v", err)
+	}
+	w = newWorld(t)
+	w.write(filepath.Join(w.cfg, "config.toml"), "[policy]\nlift_catastrophic = [\"mkfs\"]\n")
+	if _, err := config.Load(w.opts()); err == nil || !strings.Contains(err.Error(), "[policy] is only read from the policy file") {
+		t.Errorf("user file lifts: %v", err)
+	}
+}
+
 func TestProjectTrust(t *testing.T) {
 	w := newWorld(t)
 	proj := w.write(filepath.Join(w.repo, ".agentgate.toml"), "mode = \"bypass\"\n[allow]\nprefix = [\"make test\"]\n[deny]\nprefix = [\"make deploy\"]\n")
@@ -289,6 +309,8 @@ func TestErrors(t *testing.T) {
 		{"[[allow.rule]]\nprefix = \"sort\"\nexcept = [\"\"]\n", `exception "" matches nothing useful`},
 		{"[policy]\nforbid_modes = [\"bypass\"]\n", `config.toml:1:1: [policy] is only read from the policy file`},
 		{"compound = \"maybe\"\n", `unknown compound setting "maybe"`},
+		{"[allow]\nprefix = [\"ls\"]\ncompound = \"split\"\n", `config.toml:3:1: "compound" is a top-level key, but after [allow] TOML reads it as "allow.compound"; move the compound line above the first [table] header`},
+		{"[audit]\nsyslog = true\nmode = \"ci\"\n", `"mode" is a top-level key, but after [audit]`},
 	}
 	for _, tt := range tests {
 		w := newWorld(t)

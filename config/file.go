@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -85,8 +86,9 @@ type sensitive struct {
 }
 
 type policyTab struct {
-	ForbidModes []string `toml:"forbid_modes"`
-	ForbidAllow []string `toml:"forbid_allow"`
+	ForbidModes      []string `toml:"forbid_modes"`
+	ForbidAllow      []string `toml:"forbid_allow"`
+	LiftCatastrophic []string `toml:"lift_catastrophic"`
 }
 
 type duration struct{ time.Duration }
@@ -178,11 +180,21 @@ func parseFile(path string, data []byte) (*file, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		key := und[0].String()
 		line := keyLine(data, und[0])
+		if len(und[0]) == 2 && slices.Contains(topLevelKeys, und[0][1]) {
+			// "compound = ..." appended to a file that ends in a table is
+			// read as a key of that table.
+			return nil, &Error{Path: path, Line: line, Col: 1,
+				Msg: fmt.Sprintf("%q is a top-level key, but after [%s] TOML reads it as %q", und[0][1], und[0][0], key),
+				Fix: fmt.Sprintf("move the %s line above the first [table] header", und[0][1])}
+		}
 		return nil, &Error{Path: path, Line: line, Col: 1, Msg: fmt.Sprintf("unknown key %q", key),
 			Fix: "check its spelling against config.example.toml (keys: mode, compound, prompt_timeout, prompt_challenge, session_ttl, breaker_threshold, breaker_window, [allow], [ask], [deny], [sensitive], [audit], [policy])"}
 	}
 	return &f, nil
 }
+
+// topLevelKeys are the keys of the file outside any table.
+var topLevelKeys = []string{"mode", "compound", "prompt_timeout", "prompt_challenge", "session_ttl", "breaker_threshold", "breaker_window"}
 
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
