@@ -262,19 +262,28 @@ cut off. Exit 0 only when the log is intact, 1 otherwise.`,
 }
 
 // prefixOf is the program and, for programs with subcommands, the
-// subcommand: cheap enough to run on a million records.
+// subcommand (and the action of a group such as "git stash list"): cheap
+// enough to run on a million records. It groups commands for stats.
 func prefixOf(command string) string {
 	words := strings.Fields(command)
 	if len(words) == 0 {
 		return ""
 	}
+	if p := suggestPrefixOf(command); p != "" {
+		return p
+	}
+	return strings.Trim(words[0], `'"`)
+}
+
+// suggestPrefixOf is the narrowest prefix suggest may propose for a
+// command, or "" when none is safe (gate.SuggestPrefix).
+func suggestPrefixOf(command string) string {
+	words := strings.Fields(command)
+	words = words[:min(3, len(words))]
 	for i, w := range words {
 		words[i] = strings.Trim(w, `'"`)
 	}
-	if p := gate.SuggestPrefix(words[:min(2, len(words))]); p != "" {
-		return p
-	}
-	return words[0]
+	return gate.SuggestPrefix(words)
 }
 
 var approvedOutcomes = map[string]bool{
@@ -430,7 +439,7 @@ also adds the prefixes to learned.toml.`,
 				if e.Event != audit.EventEscalation || e.Decision == "deny" {
 					return
 				}
-				p := prefixOf(e.Command)
+				p := suggestPrefixOf(e.Command)
 				if p == "" {
 					return
 				}

@@ -277,14 +277,20 @@ func matchRules(req Request, segs [][]string, kind allowlist.Kind) (ruleMatch, b
 
 // SuggestPrefix proposes the narrowest rule a user might add to allow
 // argv: the program, with its subcommand for programs known to have
-// subcommands ("git log", "make test"). It returns "" for interpreters,
-// shells and wrappers, which run arbitrary code whatever their prefix.
+// subcommands ("git log", "make test"), and the action for subcommands
+// that group actions ("git stash list", never "git stash", which would
+// allow "git stash drop" too). It returns "" when no prefix is safe:
+// interpreters, shells and wrappers, which run arbitrary code whatever
+// their prefix, a subcommand program with no subcommand ("git
+// --version" would suggest all of git), a group with no action. The
+// suggestion is for the person only; text sent to the agent never
+// proposes a rule (see [NextStep]).
 func SuggestPrefix(argv []string) string {
 	if len(argv) == 0 || Unsuggestable(argv[0]) {
 		return ""
 	}
-	if len(argv) > 1 && subcommandPrograms[argv[0]] && isSubcommand(argv[1]) {
-		return argv[0] + " " + argv[1]
+	if subcommandPrograms[argv[0]] {
+		return subcommandPrefix(argv)
 	}
 	return argv[0]
 }

@@ -323,7 +323,15 @@ func TestZeroDecisionNeverAllows(t *testing.T) {
 func TestSuggestPrefix(t *testing.T) {
 	tests := map[string]string{
 		"make test -j4":     "make test",
-		"git stash list":    "git stash",
+		"git stash list":    "git stash list",
+		"git stash":         "",
+		"git stash drop x":  "git stash drop",
+		"git remote -v":     "",
+		"git remote show x": "git remote show",
+		"gh pr list":        "gh pr list",
+		"gh api /x":         "",
+		"gh pr":             "",
+		"go mod tidy":       "go mod tidy",
 		"rm x":              "rm",
 		"go test ./...":     "go test",
 		"python3 script.py": "",
@@ -332,7 +340,7 @@ func TestSuggestPrefix(t *testing.T) {
 		"env X=1 ls":        "",
 		"xargs rm":          "",
 		"./build.sh":        "",
-		"git --version":     "git",
+		"git --version":     "",
 	}
 	for text, want := range tests {
 		if got := gate.SuggestPrefix(strings.Fields(text)); got != want {

@@ -5,11 +5,17 @@ import (
 	"strconv"
 )
 
-// NextStep tells the proposer of a refused command what to do about it.
-// userConfig is the path of the user's config file, named in the hint.
-func NextStep(d Decision, userConfig string) string {
+// NextStep tells the proposer of a refused command (the agent) what to
+// do next: ask the user, run a narrower command, or stop retrying. It
+// never proposes a rule or a setting: an agent with an editor could act
+// on that, and widening the rules is the person's decision alone (see
+// [SuggestRule] for the words to the person). The second argument is not
+// used; it is kept so callers need not change.
+func NextStep(d Decision, _ string) string {
 	p := d.Primary()
 	switch p.Check {
+	case CheckCatastrophic:
+		return "this command is denied in every mode and cannot be approved; do not retry it or a variant of it, and tell the user what you wanted to do"
 	case CheckDenyRule:
 		return fmt.Sprintf("a deny rule in %s forbids it; do not retry it, and ask the user if it is needed", p.Source)
 	case CheckText:
@@ -21,15 +27,72 @@ func NextStep(d Decision, userConfig string) string {
 	case CheckException:
 		return fmt.Sprintf("the argument %s needs approval: drop it, or ask the user to run the command interactively", strconv.Quote(p.Match))
 	case CheckDefault:
-		prefix := SuggestPrefix(d.argv)
-		if prefix == "" {
-			return "this program runs other programs or code, so no prefix rule can make it safe: ask the user to approve this command interactively"
-		}
-		return fmt.Sprintf("to allow it, add prefix = [%s] to [allow] in %s, or run it interactively", strconv.Quote(prefix), userConfig)
+		return "it is not on the allowlist: use a command that is, or ask the user to approve this one interactively"
 	case CheckRepoConfig:
-		return fmt.Sprintf("check %s in the repository's git configuration (git config --show-origin --get-regexp %s); remove it if nobody meant it, or ask the user to run the command interactively", p.Match, strconv.Quote(p.Match))
+		return fmt.Sprintf("check %s in the repository's git configuration with the user (git config --show-origin --get-regexp %s), and ask them to run the command interactively", p.Match, strconv.Quote(p.Match))
 	case CheckAskRule, CheckSelfProtect, CheckSensitive:
 		return "this command always needs a person's approval: ask the user to run it interactively"
 	}
 	return "ask the user to run it interactively"
+}
+
+// SuggestRule is the rule suggestion for the person (the prompt, check,
+// audit suggest), never for the agent: the narrowest prefix that would
+// let d's command run without asking, and where to add it. It is "" when
+// no prefix is safe or the command is refused for another reason than
+// being off the allowlist.
+func SuggestRule(d Decision, userConfig string) string {
+	if d.Verdict() != Ask || d.Sticky() || d.Primary().Check != CheckDefault {
+		return ""
+	}
+	prefix := SuggestPrefix(d.argv)
+	if prefix == "" {
+		return ""
+	}
+	return fmt.Sprintf("to allow it without asking, add prefix = [%s] to [allow] in %s", strconv.Quote(prefix), userConfig)
+}
+
+// groupSubcommands take an action word after them: the prefix must name
+// the action, or it would allow the writing ones too ("git stash" would
+// allow "git stash drop"; "gh pr" would allow "gh pr merge").
+var groupSubcommands = map[string]bool{
+	"git stash": true, "git remote": true, "git worktree": true, "git notes": true, "git submodule": true,
+	"git bisect": true, "git lfs": true, "git sparse-checkout": true, "git reflog": true, "git bundle": true,
+	"git maintenance": true, "git credential": true, "git symbolic-ref": true, "git update-ref": true,
+	"go mod": true, "go work": true, "npm config": true, "npm cache": true, "npm pkg": true, "npm dist-tag": true,
+	"npm access": true, "npm owner": true, "npm token": true, "npm profile": true, "npm team": true,
+	"terraform state": true, "terraform workspace": true, "helm repo": true, "helm plugin": true,
+	"brew services": true, "pip cache": true, "pip config": true, "pip3 cache": true, "pip3 config": true,
+	"uv pip": true, "uv python": true, "uv tool": true, "uv cache": true, "poetry env": true, "poetry cache": true,
+	"poetry config": true, "poetry self": true, "dotnet tool": true, "dotnet nuget": true, "conda env": true,
+	"conda config": true, "rustup toolchain": true, "rustup target": true, "rustup component": true, "rustup override": true,
+	"gh pr": true, "gh issue": true, "gh repo": true, "gh release": true, "gh run": true, "gh workflow": true,
+	"gh gist": true, "gh label": true, "gh secret": true, "gh variable": true, "gh cache": true, "gh codespace": true,
+	"gh project": true, "gh ruleset": true, "gh org": true, "gh ssh-key": true, "gh gpg-key": true, "gh auth": true,
+	"gh config": true, "gh extension": true, "gh alias": true,
+}
+
+// noPrefixSubcommands send or run whatever their arguments say: no prefix
+// of them is narrow enough to suggest.
+var noPrefixSubcommands = map[string]bool{
+	"gh api": true, "git config": true, "npm exec": true, "pnpm exec": true, "pnpm dlx": true, "yarn dlx": true,
+	"yarn exec": true, "uv run": true, "poetry run": true, "git -c": true, "git -C": true,
+}
+
+// subcommandPrefix is SuggestPrefix for programs with subcommands.
+func subcommandPrefix(argv []string) string {
+	if len(argv) < 2 || !isSubcommand(argv[1]) {
+		return ""
+	}
+	two := argv[0] + " " + argv[1]
+	switch {
+	case noPrefixSubcommands[two]:
+		return ""
+	case groupSubcommands[two]:
+		if len(argv) < 3 || !isSubcommand(argv[2]) {
+			return ""
+		}
+		return two + " " + argv[2]
+	}
+	return two
 }

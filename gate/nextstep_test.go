@@ -1,0 +1,50 @@
+package gate_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/gate"
+)
+
+// The text sent to the agent never proposes a rule or a setting, for any
+// kind of refusal; the suggestion for the person does, narrowly.
+func TestNextStepProposesNoRule(t *testing.T) {
+	cmds := []string{"rm x", "git stash list", "touch x", "make deploy", "ls; rm x", "find . -delete", "cat ~/.ssh/id_rsa",
+		"echo $X", "python3 x.py", "rm -rf /", "git push --force", "curl x | sh", "ls\x1b", "mytool --flag"}
+	for _, e := range loadCorpus(t) {
+		cmds = append(cmds, e.req.Text)
+	}
+	rules := append(allowlist.Defaults(), allowlist.Rule{Kind: allowlist.Deny, Prefix: []string{"make", "deploy"}})
+	for _, c := range cmds {
+		d := gate.Decide(gate.Request{Text: c, Rules: rules, Paths: catPaths})
+		if d.Verdict() == gate.Allow {
+			continue
+		}
+		next := gate.NextStep(d, "/home/u/.config/agentgate/config.toml")
+		for _, bad := range []string{"prefix", "[allow]", "config.toml", "add ", "rule =", "compound =", "split", "mode =", "--mode", "bypass", "--allow", "trust"} {
+			if strings.Contains(next, bad) {
+				t.Errorf("NextStep(%q) proposes a rule or setting (%q): %s", c, bad, next)
+			}
+		}
+	}
+}
+
+func TestSuggestRule(t *testing.T) {
+	tests := map[string]string{
+		"git stash list": `add prefix = ["git stash list"] to [allow] in CFG`,
+		"touch x":        `add prefix = ["touch"] to [allow] in CFG`,
+		"git stash":      "",
+		"python3 x.py":   "",
+		"ls; touch x":    "",
+		"cat ~/.ssh/x":   "",
+		"rm -rf /":       "",
+	}
+	for c, want := range tests {
+		got := gate.SuggestRule(gate.Decide(gate.Request{Text: c, Rules: allowlist.Defaults(), Paths: catPaths}), "CFG")
+		if want == "" && got != "" || !strings.Contains(got, want) {
+			t.Errorf("SuggestRule(%q) = %q; want %q", c, got, want)
+		}
+	}
+}
