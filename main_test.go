@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agentgate/agentgate/config"
 )
 
 var update = flag.Bool("u", false, "update testscript golden files")
@@ -47,6 +49,7 @@ func TestScripts(t *testing.T) {
 			"audit":       cmdAudit,
 			"listen":      cmdListen,
 			"connections": cmdConnections,
+			"trustfile":   cmdTrustFile,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" {
@@ -59,6 +62,23 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
+}
+
+// cmdTrustFile records a project file as trusted, as a person confirming
+// "agentgate trust" at a terminal would (scripts have no terminal; the
+// confirmation itself is tested under a pty in prompt_pty_test.go):
+//
+//	trustfile $WORK/repo/.agentgate.toml
+func cmdTrustFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: trustfile PATH")
+	}
+	store := config.TrustPath(filepath.Join(ts.Getenv("XDG_STATE_HOME"), "agentgate"))
+	t, err := config.LoadTrust(store)
+	ts.Check(err)
+	_, err = t.Add(ts.MkAbs(args[0]), time.Now())
+	ts.Check(err)
+	ts.Check(t.Save(store))
 }
 
 // cmdExits runs a program and checks its exact exit status:

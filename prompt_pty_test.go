@@ -594,3 +594,92 @@ func TestPromptLongCommand(t *testing.T) {
 		t.Error("terminal modes not restored")
 	}
 }
+
+// run runs agentgate with no terminal and returns its combined output.
+func (h *home) run(env []string, args ...string) (string, int) {
+	h.t.Helper()
+	c := exec.Command(agentgateBinary(h.t), args...)
+	c.Dir, c.Env = h.work, env
+	out, _ := c.CombinedOutput()
+	return string(out), c.ProcessState.ExitCode()
+}
+
+// Trusting a project file shows what it turns on and needs a deliberate
+// answer at the terminal; "yes" does nothing.
+func TestTrustConfirmation(t *testing.T) {
+	for _, tt := range []struct {
+		keys    string
+		trusted bool
+	}{
+		{"yes\r\r", false},
+		{"\r", false},
+		{"trust\r", true},
+		{"\x1b[B\r", true},
+	} {
+		h := newHome(t)
+		os.MkdirAll(filepath.Join(h.work, ".git"), 0o755)
+		os.WriteFile(filepath.Join(h.work, ".agentgate.toml"), []byte("[allow]\nprefix = [\"touch\"]\n"), 0o644)
+		r := h.start(h.env("XDG_RUNTIME_DIR="+h.dir), "trust")
+		r.waitFor("Trust it")
+		for _, want := range []string{"Trust " + h.work + "/.agentgate.toml? Trusting it turns on:", `allow without asking: touch  (line 2)`, "not proof that a person is there"} {
+			if !strings.Contains(r.screen(), want) {
+				t.Errorf("the confirmation lacks %q:\n%s", want, r.screen())
+			}
+		}
+		r.send(tt.keys)
+		status := r.wait()
+		if (status == 0) != tt.trusted {
+			t.Errorf("%q: status %d\n%s", tt.keys, status, r.screen())
+		}
+		if !r.cooked() {
+			t.Error("terminal modes not restored")
+		}
+		h.run(h.env("AGENTGATE_TTY=none"), "exec", "--", "touch marker")
+		if _, err := os.Stat(h.mark); (err == nil) != tt.trusted {
+			t.Errorf("%q: the project's allow rule applied: %v; want %v", tt.keys, err == nil, tt.trusted)
+		}
+	}
+}
+
+// Session memory can be listed and revoked; the breaker reset needs a
+// confirmation.
+func TestSessionCommands(t *testing.T) {
+	h := newHome(t)
+	r := h.start(h.env(), "exec", "--", "touch marker")
+	r.waitFor("Deny for this session")
+	r.send("session\r")
+	if got := r.wait(); got != 0 {
+		t.Fatalf("status %d", got)
+	}
+	out, _ := h.run(h.env(), "session", "list")
+	if !strings.Contains(out, "pty-test (this session)") || !strings.Contains(out, "allowed  until") || !strings.Contains(out, "touch marker") {
+		t.Errorf("session list:\n%s", out)
+	}
+	if out, code := h.run(h.env(), "session", "revoke", "pty-test"); code != 0 || !strings.Contains(out, "revoked 1 session approvals in 1 sessions") {
+		t.Errorf("revoke: %d %s", code, out)
+	}
+	os.Remove(h.mark)
+	if _, code := h.run(h.env("AGENTGATE_TTY=none"), "exec", "--", "touch marker"); code != 126 {
+		t.Errorf("after revoke the command ran without asking: %d", code)
+	}
+
+	for range 4 {
+		h.run(h.env("AGENTGATE_TTY=none"), "exec", "--", "make deploy")
+	}
+	if got := h.lastRecord()["outcome"]; got != "breaker" {
+		t.Fatalf("outcome %v", got)
+	}
+	r = h.start(h.env("XDG_RUNTIME_DIR="+h.dir), "session", "reset-breaker")
+	r.waitFor("Reset it")
+	if !strings.Contains(r.screen(), "make deploy") {
+		t.Errorf("the confirmation does not show what is reset:\n%s", r.screen())
+	}
+	r.send("\x1b[B\r")
+	if got := r.wait(); got != 0 {
+		t.Fatalf("reset-breaker: status %d\n%s", got, r.screen())
+	}
+	h.run(h.env("AGENTGATE_TTY=none"), "exec", "--", "make deploy")
+	if got := h.lastRecord()["outcome"]; got != "denied_noninteractive" {
+		t.Errorf("after reset: outcome %v", got)
+	}
+}

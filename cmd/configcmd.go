@@ -12,6 +12,8 @@ import (
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/config"
+	"github.com/agentgate/agentgate/internal/visible"
+	"github.com/agentgate/agentgate/prompt"
 )
 
 func newCmdConfig(env *Env) *cobra.Command {
@@ -121,6 +123,7 @@ never overwritten.`,
 
 func newCmdTrust(env *Env) *cobra.Command {
 	var revoke, list bool
+	var flags ConfigFlags
 	c := &cobra.Command{
 		Use:   "trust [--revoke | --list] [FILE]",
 		Short: "Trust a project's .agentgate.toml so its allow rules apply",
@@ -130,8 +133,17 @@ apply; its allow rules and settings apply only after you review the file
 and run 'agentgate trust', which records its SHA-256. Any later change
 makes it untrusted again until you trust it again.
 
+Trusting widens what runs without asking, so agentgate shows the allow
+rules and settings the file turns on and asks you to confirm on the
+terminal (/dev/tty, never stdin; Deny is preset). With no terminal
+nothing is trusted. --revoke and --list change nothing that widens and
+do not ask.
+
 FILE defaults to the project file agentgate would read from the working
-directory.`,
+directory; it must be named .agentgate.toml or .agentgate.local.toml.`,
+		Example: `  agentgate trust                 # review and trust ./.agentgate.toml (or the nearest one up)
+  agentgate trust --list          # every trusted file and whether it changed since
+  agentgate trust --revoke        # stop trusting it`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			store := config.TrustPath(env.StateDir())
@@ -158,8 +170,26 @@ directory.`,
 					return usagef("see agentgate trust --list", "%s is not trusted", path)
 				}
 				delete(t.Files, path)
-			} else if _, err := t.Add(path, env.Now()); err != nil {
-				return &internalError{err}
+			} else {
+				summary, err := config.TrustSummary(path)
+				if err != nil {
+					return usagef("name a .agentgate.toml that agentgate can read (agentgate config shows errors)", "%v", err)
+				}
+				cfg, err := env.loadConfig(&flags)
+				if err != nil {
+					return err
+				}
+				change := prompt.Change{
+					Title: fmt.Sprintf("Trust %s? Trusting it turns on:", visible.String(path)),
+					Lines: visibleLines(summary),
+					Yes:   "Trust it", Word: "trust",
+				}
+				if err := env.confirm(change, cfg); err != nil {
+					return err
+				}
+				if _, err := t.Add(path, env.Now()); err != nil {
+					return &internalError{err}
+				}
 			}
 			if err := t.Save(store); err != nil {
 				return &internalError{fmt.Errorf("save trust store: %w", err)}
@@ -174,6 +204,7 @@ directory.`,
 	}
 	c.Flags().BoolVar(&revoke, "revoke", false, "stop trusting the file")
 	c.Flags().BoolVar(&list, "list", false, "list trusted files")
+	flags.register(c.Flags())
 	return c
 }
 

@@ -54,10 +54,14 @@ func exitCode(err error, stderr io.Writer) int {
 		ue *usageError
 		ie *internalError
 		ce *configError
+		de *deniedError
 	)
 	switch {
 	case errors.As(err, &st):
 		return int(st)
+	case errors.As(err, &de):
+		printError(stderr, de.msg, de.hint)
+		return exitDenied
 	case errors.As(err, &ce):
 		printError(stderr, ce.Error(), "")
 		return exitUsage

@@ -33,7 +33,7 @@ Give agentgate the command as one unexpanded argument:
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usagef("run '"+c.CommandPath()+" --help' for usage", "%v", err)
 	})
-	root.AddCommand(newCmdExec(env, nil), newCmdCheck(env, nil), newCmdConfig(env), newCmdInit(env), newCmdTrust(env), newCmdAudit(env), newCmdDoctor(env, nil))
+	root.AddCommand(newCmdExec(env, nil), newCmdCheck(env, nil), newCmdConfig(env), newCmdInit(env), newCmdTrust(env), newCmdAudit(env), newCmdDoctor(env, nil), newCmdSession(env))
 	root.AddCommand(newCmdHook(env, nil), newCmdInstall(env, nil), newCmdUninstall(env, nil), newCmdPending(env), newCmdApprove(env, nil), newCmdDenyPending(env))
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root

@@ -67,6 +67,7 @@ func wrapIndented(first, rest, s string, width int) []string {
 type view struct {
 	title  string
 	q      *Question // nil for the short follow-up questions
+	lines  []string  // shown under the title when q is nil (a Change)
 	p      *picker
 	scroll int
 	// input, when set, replaces the choices with a line to type into
@@ -101,7 +102,14 @@ func (v *view) frame(width, height int) []string {
 	bottom = append(bottom, "")
 	bottom = append(bottom, v.choiceRows(width)...)
 	if v.q == nil {
-		return append(top, bottom...)
+		var body []string
+		for _, l := range v.lines {
+			body = append(body, wrapIndented("  ", "    ", l, width)...)
+		}
+		if room := height - 1 - len(top) - len(bottom); len(body) > room && room >= 3 {
+			body = append(append(body[:room-2:room-2], fmt.Sprintf("  ... %d more rows ...", len(body)-room+1)), body[len(body)-1])
+		}
+		return append(append(top, body...), bottom...)
 	}
 	room := height - 1 - len(top) - len(info) - len(bottom)
 	cmd := v.commandRows(width, room)

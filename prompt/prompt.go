@@ -121,7 +121,82 @@ type Result struct {
 
 // Ask shows q on tty and waits for an answer. It waits first, with a
 // notice, while another prompt holds the same terminal.
-func Ask(ctx context.Context, tty *os.File, q Question, o Options) (res Result) {
+func Ask(ctx context.Context, tty *os.File, q Question, o Options) Result {
+	return hold(ctx, tty, o, func(ctx context.Context, challenge string) Result {
+		if o.Accessible {
+			return askPlain(ctx, tty, q, challenge)
+		}
+		return askScreen(ctx, tty, q, challenge)
+	})
+}
+
+// Change is a change agentgate itself is about to make to its own state
+// (trusting a project file, resetting the breaker), for [Confirm].
+type Change struct {
+	// Title is the question: "Trust /w/.agentgate.toml?".
+	Title string
+	// Lines say exactly what will change.
+	Lines []string
+	// Yes labels the option that makes the change; Word is the word that
+	// takes it when typed. Deny comes first and is the preset.
+	Yes, Word string
+}
+
+// Confirm asks the person to confirm c, with the same rules as Ask: Deny
+// first and preset, the change taken only by Enter on it or its whole
+// word, one prompt per terminal, type-ahead discarded, the code of
+// Options.Challenge. Result.Choice is AllowOnce when confirmed.
+func Confirm(ctx context.Context, tty *os.File, c Change, o Options) Result {
+	opts := []option{
+		{label: "Deny", choice: Deny, key: 'd', word: "deny"},
+		{label: c.Yes, choice: AllowOnce, word: c.Word},
+	}
+	return hold(ctx, tty, o, func(ctx context.Context, challenge string) Result {
+		var res Result
+		if o.Accessible {
+			t := openTerminal(tty)
+			if err := t.makeCooked(); err != nil {
+				return Result{Ending: Failed, Err: err}
+			}
+			defer t.restore()
+			fmt.Fprintf(tty, "%s\n", c.Title)
+			for _, l := range c.Lines {
+				fmt.Fprintf(tty, "  %s\n", l)
+			}
+			if res = t.pickPlain(ctx, opts); res.Ending == Answered && res.Choice.Allows() && challenge != "" {
+				fmt.Fprintf(tty, "Type %s to confirm (anything else denies): ", challenge)
+				typed, err := t.readLine(ctx)
+				if err != nil {
+					return endingOfLine(ctx, err)
+				}
+				if strings.TrimSpace(typed) != challenge {
+					return Result{Choice: Deny, Ending: Answered, ChallengeFailed: true}
+				}
+			}
+			return res
+		}
+		t := openTerminal(tty)
+		if err := t.makeRaw(); err != nil {
+			return Result{Ending: Failed, Err: err}
+		}
+		defer t.restore()
+		if res = t.choose(ctx, &view{title: c.Title, lines: c.Lines, p: newPicker(opts)}); res.Ending == Answered && res.Choice.Allows() && challenge != "" {
+			typed, r := t.typeLine(ctx, fmt.Sprintf("Type %s to confirm (anything else denies): ", challenge))
+			if r.Ending != Answered {
+				return r
+			}
+			if strings.TrimSpace(typed) != challenge {
+				return Result{Choice: Deny, Ending: Answered, ChallengeFailed: true}
+			}
+		}
+		return res
+	})
+}
+
+// hold runs fn with the terminal held: signals end it, the terminal's
+// lock is taken (waiting, with a notice, for another prompt), the timeout
+// starts, type-ahead is discarded, and a panic denies.
+func hold(ctx context.Context, tty *os.File, o Options, fn func(ctx context.Context, challenge string) Result) (res Result) {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	defer func() {
@@ -148,10 +223,7 @@ func Ask(ctx context.Context, tty *os.File, q Question, o Options) (res Result) 
 	if o.Challenge {
 		challenge = newCode()
 	}
-	if o.Accessible {
-		return askPlain(ctx, tty, q, challenge)
-	}
-	return askScreen(ctx, tty, q, challenge)
+	return fn(ctx, challenge)
 }
 
 // askScreen runs the full-screen prompt: raw keys, the frame redrawn in

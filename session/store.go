@@ -143,3 +143,92 @@ func (st *State) prune(now time.Time, ttl, window time.Duration) {
 	st.Entries = keep(st.Entries, ttl)
 	st.Denials = keep(st.Denials, max(window, ttl))
 }
+
+// Short is a short, stable handle for a session, for listing and
+// revoking: the start of the hash its file is named by.
+func (s Store) Short(id string) string {
+	return filepath.Base(s.path(id))[:12]
+}
+
+// List reads every session's state, newest activity first is left to the
+// caller. Files that cannot be read are returned as errors, not skipped
+// silently.
+func (s Store) List() ([]State, []error) {
+	names, err := filepath.Glob(filepath.Join(s.Dir, "*.json"))
+	if err != nil {
+		return nil, []error{err}
+	}
+	var out []State
+	var errs []error
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("session state %s is unreadable: %v", name, err))
+			continue
+		}
+		var st State
+		if err := json.Unmarshal(data, &st); err != nil || s.path(st.Session) != name {
+			if err == nil {
+				err = errors.New("its name does not match its session")
+			}
+			errs = append(errs, fmt.Errorf("session state %s is corrupt: %v", name, err))
+			continue
+		}
+		out = append(out, st)
+	}
+	return out, errs
+}
+
+// Find returns the session whose id or short handle is ref.
+func (s Store) Find(ref string) (string, bool) {
+	states, _ := s.List()
+	for _, st := range states {
+		if st.Session == ref || s.Short(st.Session) == ref {
+			return st.Session, true
+		}
+	}
+	return "", false
+}
+
+// Revoke forgets the session's "allow for this session" answers. Its
+// "deny for this session" answers and its denials stay: revoking only
+// narrows what runs without asking.
+func (s Store) Revoke(id string, now time.Time) (int, error) {
+	n := 0
+	err := s.Update(id, now, func(st *State) {
+		keep := st.Entries[:0]
+		for _, e := range st.Entries {
+			if e.Verdict == Allowed {
+				n++
+				continue
+			}
+			keep = append(keep, e)
+		}
+		st.Entries = keep
+	})
+	return n, err
+}
+
+// ResetBreaker forgets the session's denials, so that a command the
+// breaker stopped asks again. This widens: callers confirm it first.
+func (s Store) ResetBreaker(id string, now time.Time) (int, error) {
+	n := 0
+	err := s.Update(id, now, func(st *State) {
+		n = len(st.Denials)
+		st.Denials = nil
+	})
+	return n, err
+}
+
+// Tripped returns, for each command, how many times it was denied within
+// Window, for those denied at least threshold times: the commands the
+// breaker refuses without asking.
+func (s Store) Tripped(st State, threshold int, now time.Time) map[string]int {
+	out := map[string]int{}
+	for _, e := range st.Denials {
+		if n := s.RecentDenials(st, e.Command, now); n >= threshold {
+			out[e.Command] = n
+		}
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/agentgate/agentgate/allowlist"
+)
+
+// ProjectFileNames are the names of project files, the only files
+// "agentgate trust" accepts.
+var ProjectFileNames = []string{".agentgate.toml", ".agentgate.local.toml"}
+
+// TrustSummary reads a project file and says what trusting it would turn
+// on: its allow rules and its settings, each with its line, one per line
+// of text. Ask and deny rules apply whether trusted or not and are not
+// listed. It refuses a file that is not named like a project file or is
+// not a valid agentgate configuration.
+func TrustSummary(path string) ([]string, error) {
+	base := filepath.Base(path)
+	if base != ProjectFileNames[0] && base != ProjectFileNames[1] {
+		return nil, fmt.Errorf("%s is not an agentgate project file (%s or %s)", path, ProjectFileNames[0], ProjectFileNames[1])
+	}
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if data == nil {
+		return nil, fmt.Errorf("%s does not exist", path)
+	}
+	f, err := parseFile(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if f.Policy != nil {
+		return nil, &Error{Path: path, Line: 1, Col: 1, Msg: "[policy] is only read from the policy file", Fix: "remove it"}
+	}
+	rules, err := f.rules(path, data)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, r := range rules {
+		if r.Kind != allowlist.Allow {
+			continue
+		}
+		line := fmt.Sprintf("allow without asking: %s  (line %d)", r.String(), r.Source.Line)
+		if len(r.Except) > 0 {
+			line += fmt.Sprintf(", with %d argument exceptions", len(r.Except))
+		}
+		out = append(out, line)
+	}
+	set := func(key string, v any) {
+		out = append(out, fmt.Sprintf("setting: %s = %v  (line %d)", key, v, keyLine(data, []string{key})))
+	}
+	if f.Mode != "" {
+		set("mode", fmt.Sprintf("%q", f.Mode))
+	}
+	if f.Compound != "" {
+		set("compound", fmt.Sprintf("%q", f.Compound))
+	}
+	if f.PromptTimeout != nil {
+		set("prompt_timeout", f.PromptTimeout.Duration)
+	}
+	if f.PromptChallenge != nil {
+		set("prompt_challenge", *f.PromptChallenge)
+	}
+	if f.SessionTTL != nil {
+		set("session_ttl", f.SessionTTL.Duration)
+	}
+	if f.BreakerThreshold != nil {
+		set("breaker_threshold", *f.BreakerThreshold)
+	}
+	if f.BreakerWindow != nil {
+		set("breaker_window", f.BreakerWindow.Duration)
+	}
+	if f.Audit.MaxSize != nil {
+		out = append(out, fmt.Sprintf("setting: audit.max_size = %d bytes  (line %d)", f.Audit.MaxSize.n, keyLine(data, []string{"audit", "max_size"})))
+	}
+	if f.Audit.Syslog != nil {
+		out = append(out, fmt.Sprintf("setting: audit.syslog = %v  (line %d)", *f.Audit.Syslog, keyLine(data, []string{"audit", "syslog"})))
+	}
+	if len(out) == 0 {
+		out = append(out, "nothing: the file has no allow rules or settings (its ask and deny rules apply anyway)")
+	}
+	return out, nil
+}
