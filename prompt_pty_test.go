@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -681,5 +682,30 @@ func TestSessionCommands(t *testing.T) {
 	h.run(h.env("AGENTGATE_TTY=none"), "exec", "--", "make deploy")
 	if got := h.lastRecord()["outcome"]; got != "denied_noninteractive" {
 		t.Errorf("after reset: outcome %v", got)
+	}
+}
+
+// audit suggest --apply adds prefixes only after a confirmation.
+func TestSuggestApplyConfirmation(t *testing.T) {
+	for _, keys := range []string{"y\r\r", "add\r"} {
+		h := newHome(t)
+		var log strings.Builder
+		for i := 1; i <= 3; i++ {
+			fmt.Fprintf(&log, `{"time":"2026-11-0%dT10:00:00.000Z","id":"%d","event":"escalation","command":"pytest -q","cwd":"/p","decision":"ask","outcome":"approved_once","session":"a","seq":%d,"prev":""}`+"\n", i, i, i)
+		}
+		fixture := filepath.Join(h.dir, "fixture.jsonl")
+		os.WriteFile(fixture, []byte(log.String()), 0o600)
+		r := h.start(h.env("XDG_RUNTIME_DIR="+h.dir), "audit", "suggest", "--audit-log", fixture, "--apply")
+		r.waitFor("Add them")
+		if !strings.Contains(r.screen(), "allow without asking: pytest  (approved 3 times)") {
+			t.Errorf("the confirmation does not show the prefix:\n%s", r.screen())
+		}
+		r.send(keys)
+		status := r.wait()
+		data, _ := os.ReadFile(filepath.Join(h.dir, "config", "agentgate", "learned.toml"))
+		added := strings.Contains(string(data), `"pytest",`)
+		if want := keys == "add\r"; added != want || (status == 0) != want {
+			t.Errorf("%q: added %v, status %d", keys, added, status)
+		}
 	}
 }

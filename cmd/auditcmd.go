@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/mattn/go-runewidth"
+	"golang.org/x/sys/unix"
 
 	"github.com/spf13/cobra"
 
@@ -14,6 +18,7 @@ import (
 	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/visible"
+	"github.com/agentgate/agentgate/prompt"
 )
 
 func newCmdAudit(env *Env) *cobra.Command {
@@ -63,7 +68,17 @@ type filter struct {
 	sinceT  time.Time
 }
 
+// outcomes are every outcome a record can have, for --outcome.
+var outcomes = []string{
+	audit.OutcomeDeniedNonInteractive, audit.OutcomeDenied, audit.OutcomeDeniedReadonly, audit.OutcomeApprovedOnce,
+	audit.OutcomeApprovedSession, audit.OutcomeApprovedAlways, audit.OutcomeAllowedBySession, audit.OutcomeDeniedSession,
+	audit.OutcomeDeniedBySession, audit.OutcomeTimeout, audit.OutcomeInterrupted, audit.OutcomeBreaker, audit.OutcomeBypassed,
+}
+
 func (f *filter) parse(now time.Time) error {
+	if f.outcome != "" && !slices.Contains(outcomes, f.outcome) {
+		return usagef("use one of "+strings.Join(outcomes, ", "), "--outcome %q is not an outcome", f.outcome)
+	}
 	if f.since == "" {
 		return nil
 	}
@@ -106,24 +121,33 @@ func newCmdAuditLog(env *Env, path func() string) *cobra.Command {
 		n      int
 		asJSON bool
 		follow bool
+		full   bool
 	)
 	c := &cobra.Command{
 		Use:   "log",
 		Short: "List the records, newest last, one line each",
+		Long: `List the records, newest last, one line each: time, outcome, session,
+command and directory. On a terminal a line longer than its width is cut
+with a marker (~>); --full or --json show everything.`,
 		Example: `  agentgate audit log -n 20
   agentgate audit log --since 2h --outcome denied_noninteractive
   agentgate audit log --session conv-42 --json
+  agentgate audit log --full --grep deploy
   agentgate audit log --follow`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := f.parse(env.Now()); err != nil {
 				return err
 			}
+			width := 0
+			if !full {
+				width = env.stdoutWidth()
+			}
 			show := func(e audit.Entry, l audit.Line) {
 				if asJSON {
 					fmt.Fprintf(env.Stdout, "%s\n", l.Raw)
 				} else {
-					fmt.Fprintln(env.Stdout, formatEntry(e))
+					fmt.Fprintln(env.Stdout, cut(formatEntry(e), width))
 				}
 			}
 			var ring []struct {
@@ -171,7 +195,34 @@ func newCmdAuditLog(env *Env, path func() string) *cobra.Command {
 	fl.IntVarP(&n, "lines", "n", 0, "only the last N records")
 	fl.BoolVar(&asJSON, "json", false, "print the raw JSON records")
 	fl.BoolVar(&follow, "follow", false, "keep printing records as they are appended")
+	fl.BoolVar(&full, "full", false, "never cut long lines to the terminal's width")
 	return c
+}
+
+// stdoutWidth is the width of the terminal stdout is, or 0 (no limit)
+// when it is not a terminal.
+func (e *Env) stdoutWidth() int {
+	f, ok := e.Stdout.(*os.File)
+	if !ok {
+		return 0
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil || ws.Col == 0 {
+		return 0
+	}
+	return int(ws.Col)
+}
+
+// truncMarker ends a line cut to the terminal's width.
+const truncMarker = " ~>"
+
+// cut shortens line to width columns, ending it with the marker; width 0
+// is no limit.
+func cut(line string, width int) string {
+	if width <= 0 || runewidth.StringWidth(line) <= width {
+		return line
+	}
+	return runewidth.Truncate(line, max(width-1, len(truncMarker)), "") + truncMarker
 }
 
 // formatEntry is one line for people.
@@ -185,9 +236,21 @@ func formatEntry(e audit.Entry) string {
 		if e.ExitCode != nil {
 			code = fmt.Sprint(*e.ExitCode)
 		}
-		return fmt.Sprintf("%s  %-22s %s  (exit %s)", when, "  finished", visible.String(e.Command), code)
+		return fmt.Sprintf("%s  %-22s %-14s %s  (exit %s)", when, "  finished", sessionColumn(e.Session), visible.String(e.Command), code)
 	}
-	return fmt.Sprintf("%s  %-22s %s  (in %s)", when, e.Outcome, visible.String(e.Command), visible.String(e.Cwd))
+	return fmt.Sprintf("%s  %-22s %-14s %s  (in %s)", when, e.Outcome, sessionColumn(e.Session), visible.String(e.Command), visible.String(e.Cwd))
+}
+
+// sessionColumn is the session, cut to 14 columns ("-" for none).
+func sessionColumn(s string) string {
+	if s == "" {
+		return "-"
+	}
+	s = visible.String(s)
+	if runewidth.StringWidth(s) > 14 {
+		return runewidth.Truncate(s, 13, "") + "~"
+	}
+	return s
 }
 
 // follow prints records appended to the log until interrupted, following
@@ -337,17 +400,24 @@ func (c *counter) top(n int) []kv {
 func newCmdAuditStats(env *Env, path func() string) *cobra.Command {
 	var asJSON bool
 	var top int
+	var f filter
 	c := &cobra.Command{
 		Use:   "stats",
 		Short: "Counts by outcome, most escalated commands and prefixes, approval rates, busiest sessions",
-		Args:  cobra.NoArgs,
+		Example: `  agentgate audit stats
+  agentgate audit stats --since 7d --top 20
+  agentgate audit stats --json`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := f.parse(env.Now()); err != nil {
+				return err
+			}
 			outcomes := newCounter(1 << 20)
 			commands, prefixes, sessions := newCounter(50000), newCounter(20000), newCounter(20000)
 			approvedBy := map[string]int{}
 			total := 0
 			err := env.scanEntries(path(), func(e audit.Entry, _ audit.Line) {
-				if e.Event != audit.EventEscalation {
+				if e.Event != audit.EventEscalation || !f.match(e) {
 					return
 				}
 				total++
@@ -402,6 +472,7 @@ func newCmdAuditStats(env *Env, path func() string) *cobra.Command {
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the counts as one JSON object")
 	c.Flags().IntVar(&top, "top", 10, "how many commands, prefixes and sessions to list")
+	c.Flags().StringVar(&f.since, "since", "", `only records since a duration ago ("2h", "7d") or a date ("2026-11-01")`)
 	return c
 }
 
@@ -424,6 +495,7 @@ type candidate struct {
 func newCmdAuditSuggest(env *Env, path func() string) *cobra.Command {
 	var minApproved int
 	var apply bool
+	var f filter
 	c := &cobra.Command{
 		Use:   "suggest",
 		Short: "Propose allowlist prefixes from what was approved and never denied",
@@ -431,12 +503,19 @@ func newCmdAuditSuggest(env *Env, path func() string) *cobra.Command {
 least --min times and never denied, never an interpreter, shell, wrapper or
 program with a risk note, and never a prefix whose approved commands held
 operators. Prints a TOML snippet for [allow] with the evidence; --apply
-also adds the prefixes to learned.toml.`,
+also adds the prefixes to learned.toml, after you confirm at the terminal
+(it widens what runs without asking; with no terminal nothing is added).`,
+		Example: `  agentgate audit suggest
+  agentgate audit suggest --min 5 --since 30d
+  agentgate audit suggest --apply`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := f.parse(env.Now()); err != nil {
+				return err
+			}
 			cands := map[string]*candidate{}
 			err := env.scanEntries(path(), func(e audit.Entry, _ audit.Line) {
-				if e.Event != audit.EventEscalation || e.Decision == "deny" {
+				if e.Event != audit.EventEscalation || e.Decision == "deny" || !f.match(e) {
 					return
 				}
 				p := suggestPrefixOf(e.Command)
@@ -487,7 +566,19 @@ also adds the prefixes to learned.toml.`,
 			})
 			printSuggestions(env.Stdout, out, minApproved)
 			if apply && len(out) > 0 {
+				cfg, err := env.loadConfig(&ConfigFlags{})
+				if err != nil {
+					return err
+				}
 				learned := config.LearnedPath(env.ConfigDir())
+				var lines []string
+				for _, cd := range out {
+					lines = append(lines, fmt.Sprintf("allow without asking: %s  (approved %d times)", visible.String(cd.prefix), cd.approved))
+				}
+				change := prompt.Change{Title: fmt.Sprintf("Add %d prefixes to %s?", len(out), visible.String(learned)), Lines: lines, Yes: "Add them", Word: "add"}
+				if err := env.confirm(change, cfg); err != nil {
+					return err
+				}
 				for _, cd := range out {
 					if err := config.AddLearned(learned, cd.prefix, env.Now()); err != nil {
 						return &internalError{err}
@@ -499,7 +590,8 @@ also adds the prefixes to learned.toml.`,
 		},
 	}
 	c.Flags().IntVar(&minApproved, "min", 3, "approved at least this many times")
-	c.Flags().BoolVar(&apply, "apply", false, "add the suggested prefixes to learned.toml")
+	c.Flags().BoolVar(&apply, "apply", false, "add the suggested prefixes to learned.toml (asks you to confirm)")
+	c.Flags().StringVar(&f.since, "since", "", `only records since a duration ago ("2h", "7d") or a date ("2026-11-01")`)
 	return c
 }
 

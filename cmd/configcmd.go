@@ -123,7 +123,6 @@ never overwritten.`,
 
 func newCmdTrust(env *Env) *cobra.Command {
 	var revoke, list bool
-	var flags ConfigFlags
 	c := &cobra.Command{
 		Use:   "trust [--revoke | --list] [FILE]",
 		Short: "Trust a project's .agentgate.toml so its allow rules apply",
@@ -175,7 +174,7 @@ directory; it must be named .agentgate.toml or .agentgate.local.toml.`,
 				if err != nil {
 					return usagef("name a .agentgate.toml that agentgate can read (agentgate config shows errors)", "%v", err)
 				}
-				cfg, err := env.loadConfig(&flags)
+				cfg, err := env.loadConfig(&ConfigFlags{})
 				if err != nil {
 					return err
 				}
@@ -204,7 +203,6 @@ directory; it must be named .agentgate.toml or .agentgate.local.toml.`,
 	}
 	c.Flags().BoolVar(&revoke, "revoke", false, "stop trusting the file")
 	c.Flags().BoolVar(&list, "list", false, "list trusted files")
-	flags.register(c.Flags())
 	return c
 }
 

@@ -59,7 +59,6 @@ type entryView struct {
 }
 
 func newCmdSessionList(env *Env) *cobra.Command {
-	var flags ConfigFlags
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "list",
@@ -68,7 +67,7 @@ func newCmdSessionList(env *Env) *cobra.Command {
   agentgate session list --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			cfg, err := env.loadConfig(&flags)
+			cfg, err := env.loadConfig(&ConfigFlags{})
 			if err != nil {
 				return err
 			}
@@ -131,7 +130,6 @@ func newCmdSessionList(env *Env) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	flags.register(c.Flags())
 	return c
 }
 
@@ -163,7 +161,6 @@ func sessionsNamed(store session.Store, args []string, all bool, current string)
 }
 
 func newCmdSessionRevoke(env *Env) *cobra.Command {
-	var flags ConfigFlags
 	var all bool
 	c := &cobra.Command{
 		Use:   "revoke ID | --all",
@@ -179,7 +176,7 @@ what runs without asking, so it does not ask for confirmation.`,
 			if len(args) == 0 && !all {
 				return usagef("see agentgate session list", "name a session (its handle or id) or --all")
 			}
-			cfg, err := env.loadConfig(&flags)
+			cfg, err := env.loadConfig(&ConfigFlags{})
 			if err != nil {
 				return err
 			}
@@ -201,12 +198,10 @@ what runs without asking, so it does not ask for confirmation.`,
 		},
 	}
 	c.Flags().BoolVar(&all, "all", false, "every session")
-	flags.register(c.Flags())
 	return c
 }
 
 func newCmdSessionResetBreaker(env *Env) *cobra.Command {
-	var flags ConfigFlags
 	var all bool
 	c := &cobra.Command{
 		Use:   "reset-breaker [ID | --all]",
@@ -221,7 +216,7 @@ terminal; with no terminal nothing changes.`,
   agentgate session reset-breaker --all`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			cfg, err := env.loadConfig(&flags)
+			cfg, err := env.loadConfig(&ConfigFlags{})
 			if err != nil {
 				return err
 			}
@@ -269,6 +264,5 @@ terminal; with no terminal nothing changes.`,
 		},
 	}
 	c.Flags().BoolVar(&all, "all", false, "every session")
-	flags.register(c.Flags())
 	return c
 }
