@@ -31,6 +31,9 @@ allowlist rules from what was approved, and verify the hash chain.
 
 The log is --audit-log, else $AGENTGATE_AUDIT_LOG, else
 $XDG_STATE_HOME/agentgate/audit.jsonl, with its rotated siblings.`,
+		Example: `  agentgate audit log -n 20
+  agentgate audit stats --since 7d
+  agentgate audit verify`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error { return c.Help() },
 	}
@@ -307,6 +310,8 @@ record, seq rising by one, each prev the SHA-256 of the line before, and the
 last record the head kept beside the log. Reports the first broken record
 by file and line and why: edited, deleted, inserted, reordered, torn or
 cut off. Exit 0 only when the log is intact, 1 otherwise.`,
+		Example: `  agentgate audit verify
+  agentgate audit verify --audit-log /var/log/agentgate/audit.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			rep, err := audit.Verify(path())

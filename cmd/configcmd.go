@@ -24,6 +24,8 @@ func newCmdConfig(env *Env) *cobra.Command {
 		Long: `Print the effective configuration: the mode and where it came from, the
 files read and those found but (partly) ignored, and every rule with its
 kind and source (file:line, "default" or "flag").`,
+		Example: `  agentgate config
+  agentgate config --mode readonly --allow "make test"   # what these flags would change`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			cfg, err := env.loadConfig(&flags)
@@ -83,6 +85,8 @@ func newCmdInit(env *Env) *cobra.Command {
 to your user config, $XDG_CONFIG_HOME/agentgate/config.toml, or with
 --project to .agentgate.toml in the working directory. An existing file is
 never overwritten.`,
+		Example: `  agentgate init              # ~/.config/agentgate/config.toml
+  agentgate init --project    # ./.agentgate.toml, then: agentgate trust`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			path := env.UserConfig()

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -45,9 +46,32 @@ type hinted interface{ Hint() string }
 
 // exitCode prints err the agentgate way and picks the exit code. Errors
 // that cobra returns untyped are about flags or arguments: usage errors.
-func exitCode(err error, stderr io.Writer) int {
+func exitCode(err error, stderr io.Writer) int { return report(err, stderr, nil) }
+
+// report is exitCode; with jsonOut set (the call had --json), the error
+// is one JSON object on jsonOut instead of text on stderr, as a denial
+// is: {"ok":false,"error":{"code":"USAGE","message":...,"hint":...}}.
+func report(err error, stderr, jsonOut io.Writer) int {
 	if err == nil {
 		return exitOK
+	}
+	if jsonOut != nil {
+		var st exitStatus
+		if errors.As(err, &st) {
+			return int(st)
+		}
+		var b strings.Builder
+		code := exitCode(err, &b)
+		msg, hint, _ := strings.Cut(strings.TrimPrefix(b.String(), "agentgate: error: "), "\nagentgate: hint: ")
+		name := map[int]string{exitUsage: "USAGE", exitError: "INTERNAL", exitDenied: "NOT_CONFIRMED"}[code]
+		var ce *configError
+		if errors.As(err, &ce) {
+			name = "CONFIG"
+		}
+		out, _ := json.Marshal(map[string]any{"ok": false, "error": map[string]string{
+			"code": name, "message": strings.TrimSpace(msg), "hint": strings.TrimSpace(hint)}})
+		fmt.Fprintf(jsonOut, "%s\n", out)
+		return code
 	}
 	var (
 		st exitStatus
@@ -90,4 +114,21 @@ func printError(w io.Writer, msg, hint string) {
 
 func warnf(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, "agentgate: warning: "+format+"\n", args...)
+}
+
+// jsonRequested reports whether the arguments before "--" ask for JSON
+// output, so that even an error in parsing them is reported as JSON.
+func jsonRequested(args []string) bool {
+	want := false
+	for _, a := range args {
+		switch a {
+		case "--":
+			return want
+		case "--json", "--json=true", "--json=1":
+			want = true
+		case "--json=false", "--json=0":
+			want = false
+		}
+	}
+	return want
 }

@@ -4,6 +4,7 @@
 package cmd
 
 import (
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -24,6 +25,9 @@ be asked. Every escalation is appended to an audit log.
 Give agentgate the command as one unexpanded argument:
 
   agentgate exec -- 'git status'`,
+		Example: `  agentgate exec -- 'git log --oneline -5'     # runs at once: read-only
+  agentgate check -- 'rm -rf build'            # explain a decision, run nothing
+  agentgate audit log -n 20                    # what was escalated, and the answers`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       version(),
@@ -33,10 +37,35 @@ Give agentgate the command as one unexpanded argument:
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usagef("run '"+c.CommandPath()+" --help' for usage", "%v", err)
 	})
-	root.AddCommand(newCmdExec(env, nil), newCmdCheck(env, nil), newCmdConfig(env), newCmdInit(env), newCmdTrust(env), newCmdAudit(env), newCmdDoctor(env, nil), newCmdSession(env))
+	root.AddCommand(newCmdExec(env, nil), newCmdCheck(env, nil), newCmdConfig(env), newCmdInit(env), newCmdTrust(env), newCmdAudit(env), newCmdDoctor(env, nil), newCmdSession(env), newCmdCompletion(env))
 	root.AddCommand(newCmdHook(env, nil), newCmdInstall(env, nil), newCmdUninstall(env, nil), newCmdPending(env), newCmdApprove(env, nil), newCmdDenyPending(env))
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
+}
+
+func newCmdCompletion(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "completion bash|zsh|fish",
+		Short: "Print a shell completion script",
+		Long: `Print the completion script for bash, zsh or fish on stdout. Load it in
+your shell's startup file, or write it where your shell looks for
+completions.`,
+		Example: `  source <(agentgate completion bash)                                   # in ~/.bashrc
+  agentgate completion zsh > "${fpath[1]}/_agentgate"
+  agentgate completion fish > ~/.config/fish/completions/agentgate.fish`,
+		ValidArgs: []string{"bash", "zsh", "fish"},
+		Args:      cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
+		RunE: func(c *cobra.Command, args []string) error {
+			root := c.Root()
+			switch args[0] {
+			case "bash":
+				return root.GenBashCompletionV2(env.Stdout, true)
+			case "zsh":
+				return root.GenZshCompletion(env.Stdout)
+			}
+			return root.GenFishCompletion(env.Stdout, true)
+		},
+	}
 }
 
 // Main runs agentgate with the process's arguments and returns its exit
@@ -50,5 +79,9 @@ func Main(exampleConfig string) int {
 	env.ExampleConfig = exampleConfig
 	root := NewRootCmd(env)
 	root.SetArgs(os.Args[1:])
-	return exitCode(root.Execute(), env.Stderr)
+	var jsonOut io.Writer
+	if jsonRequested(os.Args[1:]) {
+		jsonOut = env.Stdout
+	}
+	return report(root.Execute(), env.Stderr, jsonOut)
 }

@@ -280,7 +280,7 @@ func Load(o Options) (*Config, error) {
 				}
 			}
 			rules = kept
-			if hasAllowOrSettings(f) {
+			if hasAllowOrSettings(f) && warnOnce(o.StateDir, l.path) {
 				what := "not trusted"
 				if trust.Known(l.path) {
 					what = "changed since you trusted it"

@@ -181,6 +181,31 @@ func TestModePrecedence(t *testing.T) {
 
 // The trust flow: an untrusted project's allow rules are ignored with a
 // warning; trusted they apply; an edit untrusts; ask and deny always apply.
+// The untrusted-file warning shows once per content of the file, not on
+// every call.
+func TestUntrustedWarningOncePerChange(t *testing.T) {
+	w := newWorld(t)
+	proj := w.write(filepath.Join(w.repo, ".agentgate.toml"), "[allow]\nprefix = [\"make test\"]\n")
+	if c := w.load(w.opts()); len(c.Warnings) != 1 {
+		t.Fatalf("first read: %q", c.Warnings)
+	}
+	if c := w.load(w.opts()); len(c.Warnings) != 0 {
+		t.Errorf("second read of the same file warned again: %q", c.Warnings)
+	}
+	w.write(proj, "[allow]\nprefix = [\"make test\", \"rm\"]\n")
+	if c := w.load(w.opts()); len(c.Warnings) != 1 {
+		t.Errorf("after a change: %q", c.Warnings)
+	}
+	c := w.load(w.opts())
+	untrusted := false
+	for _, f := range c.Files {
+		untrusted = untrusted || f.Path == proj && strings.HasPrefix(f.Status, "untrusted")
+	}
+	if !untrusted {
+		t.Errorf("the file status must still say untrusted: %+v", c.Files)
+	}
+}
+
 // Only the policy file lifts a built-in catastrophic rule, and only one
 // that exists.
 func TestLiftCatastrophic(t *testing.T) {

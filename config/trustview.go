@@ -1,10 +1,13 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // ProjectFileNames are the names of project files, the only files
@@ -84,4 +87,37 @@ func TrustSummary(path string) ([]string, error) {
 		out = append(out, "nothing: the file has no allow rules or settings (its ask and deny rules apply anyway)")
 	}
 	return out, nil
+}
+
+// warnedPath records, per project file, the content last warned about.
+func warnedPath(stateDir string) string { return filepath.Join(stateDir, "untrusted-warned.json") }
+
+// warnOnce reports whether the "not trusted" warning for path is due: the
+// first time agentgate reads the file with this content. It records the
+// content, so that the warning shows once per change of the file, not on
+// every call. Any failure to read or write the record warns (the safe
+// side is to say it again).
+func warnOnce(stateDir, path string) bool {
+	if stateDir == "" {
+		return true
+	}
+	sum, err := fileSum(path)
+	if err != nil {
+		return true
+	}
+	store := warnedPath(stateDir)
+	warned := map[string]string{}
+	if data, err := os.ReadFile(store); err == nil {
+		if json.Unmarshal(data, &warned) != nil {
+			warned = map[string]string{}
+		}
+	}
+	if warned[path] == sum {
+		return false
+	}
+	warned[path] = sum
+	if data, err := json.Marshal(warned); err == nil {
+		fsutil.WriteAtomic(store, data)
+	}
+	return true
 }

@@ -1,0 +1,43 @@
+package cmd
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// Every command's --help shows at least one example.
+func TestEveryCommandHasAnExample(t *testing.T) {
+	root := NewRootCmd(&Env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Hidden || c.Name() == "help" {
+			return
+		}
+		if strings.TrimSpace(c.Example) == "" || !strings.Contains(c.Example, "agentgate ") {
+			t.Errorf("%q has no example in its --help", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
+
+func TestCompletion(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		var out bytes.Buffer
+		root := NewRootCmd(&Env{Stdout: &out, Stderr: &bytes.Buffer{}})
+		root.SetArgs([]string{"completion", sh})
+		if err := root.Execute(); err != nil || !strings.Contains(out.String(), "agentgate") {
+			t.Errorf("%s: %v %.80q", sh, err, out.String())
+		}
+	}
+	root := NewRootCmd(&Env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
+	root.SetArgs([]string{"completion", "tcsh"})
+	if err := root.Execute(); err == nil {
+		t.Error("tcsh accepted")
+	}
+}
