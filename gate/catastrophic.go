@@ -206,7 +206,7 @@ func (c catJudge) anyTarget(ops []string) (string, bool) {
 }
 
 func (c catJudge) target(word string) (string, bool) {
-	w := unquote(word)
+	w := normalizeVars(unquote(word), c.p.Cwd)
 	if w == "" {
 		return "", false
 	}
@@ -256,6 +256,29 @@ func (c catJudge) target(word string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// normalizeVars rewrites the spellings of home and of the working
+// directory that bash expands the same way: "${HOME:?}" (and the other
+// ${HOME...} forms with a default or check) as "$HOME", and "$PWD",
+// "${PWD}", "$(pwd)" and "`pwd`" as the working directory when known.
+func normalizeVars(w, cwd string) string {
+	if strings.HasPrefix(w, "${HOME") {
+		if end := strings.IndexByte(w, '}'); end > 0 {
+			mod := w[len("${HOME"):end]
+			if mod == "" || strings.ContainsRune(":?-=+", rune(mod[0])) {
+				w = "$HOME" + w[end+1:]
+			}
+		}
+	}
+	if cwd != "" {
+		for _, p := range []string{"$PWD", "${PWD}", "$(pwd)", "`pwd`"} {
+			if rest, ok := strings.CutPrefix(w, p); ok && (rest == "" || rest[0] == '/') {
+				return cwd + rest
+			}
+		}
+	}
+	return w
 }
 
 // isEverything reports a glob that matches every name in a directory.

@@ -47,6 +47,10 @@ func TestCatastrophicDenied(t *testing.T) {
 		{"rm -rf $HOME/..", gate.CatastrophicDelete},
 		{"rm -rf /home/u", gate.CatastrophicDelete},
 		{"rm -rf ..", gate.CatastrophicDelete}, // /home/u from /home/u/proj
+		{`rm -rf "${HOME:?}/"`, gate.CatastrophicDelete},
+		{`rm -rf "${HOME:-/tmp/x}"`, gate.CatastrophicDelete},
+		{`rm -rf "$PWD/.."`, gate.CatastrophicDelete},
+		{"rm -rf $(pwd)/../..", gate.CatastrophicDelete},
 		// Behind wrappers, nested, in compounds, spelled oddly.
 		{"sudo rm -rf /", gate.CatastrophicDelete},
 		{"sudo -u root rm -rf /", gate.CatastrophicDelete},
@@ -117,7 +121,7 @@ func TestCatastrophicDenied(t *testing.T) {
 func TestCatastrophicNotProjects(t *testing.T) {
 	for _, cmd := range []string{
 		"rm -rf build", "rm -rf ./build", "rm -rf ~/proj/build", "rm -rf /tmp/x", "rm -rf /usr/local/share/x",
-		"rm -r ~/.cache", "rm ~", "rm /", "rm -rf ~/*.log", `rm -rf "$HOME/proj/build"`, "rm -rf $DIR", "rm -rf $(pwd)/x",
+		"rm -r ~/.cache", "rm ~", "rm /", "rm -rf ~/*.log", `rm -rf "$HOME/proj/build"`, "rm -rf $DIR", "rm -rf $(pwd)/x", `rm -rf "${HOME:?}/proj/build"`, "rm -rf $PWD/build", "rm -rf ${HOMEDIR}",
 		"find . -delete", "find / -name x", "find / -exec grep x {} +", "chmod 755 /usr", "chmod -R 755 build",
 		"chown -R me ~/proj", "dd if=/dev/sda of=disk.img", "echo x > /dev/null", "cat x 2>/dev/null", "git push origin main",
 		"ls -la /", "mkdir /tmp/x", "f() { echo hi; }; f", "rm -rf .", "rm -rf *", "echo rm -rf /", "grep -r x /usr",

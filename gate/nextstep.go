@@ -96,3 +96,23 @@ func subcommandPrefix(argv []string) string {
 	}
 	return two
 }
+
+// NextStepAfter is NextStep for a refusal with a known outcome (the audit
+// record's outcome): after a person chose Deny, the agent is told not to
+// retry and to ask, not to ask for the approval it was just refused.
+func NextStepAfter(d Decision, outcome string) string {
+	switch outcome {
+	case "denied", "denied_session", "denied_by_session":
+		if p := d.Primary().Check; p == CheckDenyRule || p == CheckCatastrophic {
+			break
+		}
+		return "the user denied this command: do not retry it or a variant of it; ask the user what to do instead"
+	case "breaker":
+		return "stop retrying this command and ask the user what to do"
+	case "timeout", "interrupted":
+		return "no one approved it: do not retry it at once; ask the user whether it is needed"
+	case "denied_readonly":
+		return "only allowlisted commands run in this mode: use one, or ask the user"
+	}
+	return NextStep(d, "")
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/gate"
 )
 
@@ -46,5 +47,27 @@ func TestSuggestRule(t *testing.T) {
 		if want == "" && got != "" || !strings.Contains(got, want) {
 			t.Errorf("SuggestRule(%q) = %q; want %q", c, got, want)
 		}
+	}
+}
+
+func TestNextStepAfter(t *testing.T) {
+	d := gate.Decide(gate.Request{Text: "touch x", Rules: allowlist.Defaults()})
+	for _, outcome := range []string{audit.OutcomeDenied, audit.OutcomeDeniedSession, audit.OutcomeDeniedBySession} {
+		if got := gate.NextStepAfter(d, outcome); !strings.Contains(got, "the user denied this command: do not retry it") {
+			t.Errorf("%s: %s", outcome, got)
+		}
+	}
+	for _, outcome := range []string{audit.OutcomeBreaker, audit.OutcomeTimeout, audit.OutcomeInterrupted, audit.OutcomeDeniedReadonly, audit.OutcomeDeniedNonInteractive} {
+		got := gate.NextStepAfter(d, outcome)
+		if strings.Contains(got, "prefix") || strings.Contains(got, "the user denied") {
+			t.Errorf("%s: %s", outcome, got)
+		}
+	}
+	if got := gate.NextStepAfter(d, audit.OutcomeDeniedNonInteractive); got != gate.NextStep(d, "") {
+		t.Errorf("no one to ask: %s", got)
+	}
+	cat := gate.Decide(gate.Request{Text: "rm -rf /"})
+	if got := gate.NextStepAfter(cat, audit.OutcomeDenied); !strings.Contains(got, "cannot be approved") {
+		t.Errorf("catastrophic: %s", got)
 	}
 }

@@ -145,7 +145,7 @@ func (v *view) commandRows(width, room int) []string {
 			all = append(all, row{r, i})
 		}
 	}
-	header := fmt.Sprintf("command (%d lines):", len(lines))
+	header := fmt.Sprintf("command (%s):", plural(len(lines), "line"))
 	budget := max(room-1, 5)
 	if len(all) <= budget {
 		out := []string{header}
@@ -154,7 +154,7 @@ func (v *view) commandRows(width, room int) []string {
 		}
 		return out
 	}
-	header = fmt.Sprintf("command (%d lines; PgUp/PgDn scroll; the first and last lines always show):", len(lines))
+	header = fmt.Sprintf("command (%s; PgUp/PgDn scroll; the first and last lines always show):", plural(len(lines), "line"))
 	// The rows of the last line, at most a third of the budget.
 	last := 0
 	for i := len(all) - 1; i > 0 && all[i].line == len(lines)-1; i-- {
@@ -235,4 +235,11 @@ func (v *view) choiceRows(width int) []string {
 		rows = append(rows, wrap("typed: "+v.p.typed+" (Enter takes it)", width)...)
 	}
 	return rows
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
