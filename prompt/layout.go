@@ -74,6 +74,17 @@ type view struct {
 	// (the confirmation code).
 	input  string
 	answer string // shown once the answer is taken
+	cache  struct {
+		width, shellWidth int
+		cmd               []row
+		shell             []string
+	}
+}
+
+// row is one screen row of the command, and the line it belongs to.
+type row struct {
+	text string
+	line int
 }
 
 // frame lays the view out in rows that each fit width columns, at most
@@ -84,6 +95,18 @@ type view struct {
 // the command leaves.
 func (v *view) frame(width, height int) []string {
 	width = max(width-1, 20) // never write into the last column: no auto-wrap
+	rows := v.layout(width, height)
+	for i, r := range rows {
+		// Headers and markers are not wrapped: cut them. (Text that
+		// matters, the command, reasons and warning, is wrapped above.)
+		if runewidth.StringWidth(r) > width {
+			rows[i] = runewidth.Truncate(r, width, "")
+		}
+	}
+	return rows
+}
+
+func (v *view) layout(width, height int) []string {
 	var top, info, bottom []string
 	top = append(top, wrap(v.title, width)...)
 	if v.q != nil && v.q.Severity != "" {
@@ -132,19 +155,20 @@ func (v *view) commandRows(width, room int) []string {
 		}
 	}
 	// Numbered rows, each line wrapped under its number.
-	type row struct {
-		text string
-		line int
-	}
-	var all []row
-	num := len(fmt.Sprint(len(lines)))
-	for i, l := range lines {
-		first := fmt.Sprintf("  %*d | ", num, i+1)
+	if v.cache.width != width || v.cache.cmd == nil {
+		// Wrapping a long command is the costly part of a frame: do it
+		// once per width, not on every key.
+		v.cache.width, v.cache.cmd, v.cache.shell = width, nil, nil
+		num := len(fmt.Sprint(len(lines)))
 		rest := "  " + strings.Repeat(" ", num) + " | "
-		for _, r := range wrapIndented(first, rest, l, width) {
-			all = append(all, row{r, i})
+		for i, l := range lines {
+			first := fmt.Sprintf("  %*d | ", num, i+1)
+			for _, r := range wrapIndented(first, rest, l, width) {
+				v.cache.cmd = append(v.cache.cmd, row{r, i})
+			}
 		}
 	}
+	all := v.cache.cmd
 	header := fmt.Sprintf("command (%s):", plural(len(lines), "line"))
 	budget := max(room-1, 5)
 	if len(all) <= budget {
@@ -189,10 +213,13 @@ func (v *view) shellRows(width, room int) []string {
 	if v.q.Shell == "" {
 		return nil
 	}
-	var rows []string
-	for _, l := range strings.Split(strings.TrimSuffix(v.q.Shell, "\n"), "\n") {
-		rows = append(rows, wrapIndented("  ", "    ", l, width)...)
+	if v.cache.shellWidth != width || v.cache.shell == nil {
+		v.cache.shellWidth, v.cache.shell = width, nil
+		for _, l := range strings.Split(strings.TrimSuffix(v.q.Shell, "\n"), "\n") {
+			v.cache.shell = append(v.cache.shell, wrapIndented("  ", "    ", l, width)...)
+		}
 	}
+	rows := v.cache.shell
 	switch {
 	case room < 1:
 		return nil

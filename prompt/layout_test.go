@@ -104,3 +104,33 @@ func TestTTYNr(t *testing.T) {
 		t.Error("garbage parsed")
 	}
 }
+
+// FuzzFrame: whatever the command, reasons and terminal size, laying out
+// the prompt never panics, every row fits the width, and the choices are
+// on screen.
+func FuzzFrame(f *testing.F) {
+	f.Add(`rm -rf /\necho x`, "why", 80, 24)
+	f.Add(strings.Repeat(`a\n`, 300), strings.Repeat("r", 500), 20, 5)
+	f.Add(`\\n\\\n`, "", 1, 1)
+	f.Fuzz(func(t *testing.T, cmd, why string, w, h int) {
+		w, h = 1+abs(w)%400, 1+abs(h)%200
+		q := Question{Command: cmd, Cwd: "/w", Why: []string{why}, Shell: cmd, Severity: why}
+		v := &view{title: "t", q: &q, p: newPicker(approvalOptions(q)), scroll: abs(h)}
+		rows := v.frame(w, h)
+		for _, r := range rows {
+			if runewidth.StringWidth(r) > max(w-1, 20) {
+				t.Fatalf("row %q wider than %d", r, w)
+			}
+		}
+		if all := strings.Join(rows, "\n"); !strings.Contains(all, "> Deny") || !strings.Contains(all, "  Allow once") {
+			t.Fatal("no choices")
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
