@@ -3,6 +3,7 @@ package prompt_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -133,17 +134,20 @@ func TestAskKeys(t *testing.T) {
 		{[]string{"allow" + down + up + "\r"}, prompt.Deny, prompt.Answered},
 	}
 	for _, tt := range tests {
-		tm := newTerm(t)
-		r := tm.ask(rmQuestion, prompt.Options{Timeout: 5 * time.Second}, tt.keys...)
-		if r.Choice != tt.choice || r.Ending != tt.ending {
-			t.Errorf("keys %q: %v/%v; want %v/%v (err %v)", tt.keys, r.Choice, r.Ending, tt.choice, tt.ending, r.Err)
-		}
-		if !tm.cooked() {
-			t.Errorf("keys %q: the terminal was left in raw mode", tt.keys)
-		}
-		if tt.ending == prompt.Answered {
-			tm.waitFor("answer: " + tt.choice.String())
-		}
+		t.Run(fmt.Sprintf("%q", tt.keys), func(t *testing.T) {
+			t.Parallel() // each on its own terminal; they mostly wait
+			tm := newTerm(t)
+			r := tm.ask(rmQuestion, prompt.Options{Timeout: 5 * time.Second}, tt.keys...)
+			if r.Choice != tt.choice || r.Ending != tt.ending {
+				t.Errorf("keys %q: %v/%v; want %v/%v (err %v)", tt.keys, r.Choice, r.Ending, tt.choice, tt.ending, r.Err)
+			}
+			if !tm.cooked() {
+				t.Errorf("keys %q: the terminal was left in raw mode", tt.keys)
+			}
+			if tt.ending == prompt.Answered {
+				tm.waitFor("answer: " + tt.choice.String())
+			}
+		})
 	}
 }
 
@@ -182,11 +186,14 @@ func TestAlwaysAllowConfirmation(t *testing.T) {
 		{[]string{"p", "\r", "\r"}, prompt.Deny},
 	}
 	for _, tt := range tests {
-		tm := newTerm(t)
-		r := tm.ask(rmQuestion, prompt.Options{Timeout: 5 * time.Second}, tt.keys...)
-		if r.Choice != tt.want || r.Ending != prompt.Answered {
-			t.Errorf("%q: %v/%v; want %v", tt.keys, r.Choice, r.Ending, tt.want)
-		}
+		t.Run(fmt.Sprintf("%q", tt.keys), func(t *testing.T) {
+			t.Parallel()
+			tm := newTerm(t)
+			r := tm.ask(rmQuestion, prompt.Options{Timeout: 5 * time.Second}, tt.keys...)
+			if r.Choice != tt.want || r.Ending != prompt.Answered {
+				t.Errorf("%q: %v/%v; want %v", tt.keys, r.Choice, r.Ending, tt.want)
+			}
+		})
 	}
 }
 
@@ -269,6 +276,7 @@ func TestLongCommandOnScreen(t *testing.T) {
 	if r.Choice != prompt.Deny {
 		t.Fatalf("%+v", r)
 	}
+	tm.waitFor("answer: deny")
 	scr := tm.screen()
 	for _, want := range []string{"command (200 lines", "  1 | echo FIRST", "200 | rm -rf ~/LAST", "REASON one", "REASON two", "Deny for this session", "rows below (PgDn)", "rows above (PgUp)"} {
 		if !strings.Contains(scr, want) {
@@ -297,20 +305,24 @@ func TestAskAccessible(t *testing.T) {
 		{[]string{"5\n", "3\n"}, prompt.AlwaysAllow},
 	}
 	for _, tt := range tests {
-		tm := newTerm(t)
-		r := tm.ask(q, prompt.Options{Accessible: true, Timeout: 5 * time.Second}, tt.keys...)
-		if r.Choice != tt.want || r.Ending != prompt.Answered {
-			t.Errorf("%q: %v/%v; want %v (%v)", tt.keys, r.Choice, r.Ending, tt.want, r.Err)
-		}
-		scr := tm.screen()
-		for _, want := range []string{"WARNING: recursive delete", "command:  rm -rf build", "in:       /work", "why:      not on the allowlist", "note: rm deletes files", "the shell would run:", "  command: rm -rf build", "4. Deny for this session", "answer: "} {
-			if !strings.Contains(scr, want) {
-				t.Errorf("%q: the plain prompt lacks %q:\n%s", tt.keys, want, scr)
+		t.Run(fmt.Sprintf("%q", tt.keys), func(t *testing.T) {
+			t.Parallel()
+			tm := newTerm(t)
+			r := tm.ask(q, prompt.Options{Accessible: true, Timeout: 5 * time.Second}, tt.keys...)
+			if r.Choice != tt.want || r.Ending != prompt.Answered {
+				t.Errorf("%q: %v/%v; want %v (%v)", tt.keys, r.Choice, r.Ending, tt.want, r.Err)
 			}
-		}
-		if i, j := strings.Index(scr, "in:       /work"), strings.Index(scr, "1. Deny"); i < 0 || j < i {
-			t.Errorf("the content does not come before the choices:\n%s", scr)
-		}
+			tm.waitFor("answer: ")
+			scr := tm.screen()
+			for _, want := range []string{"WARNING: recursive delete", "command:  rm -rf build", "in:       /work", "why:      not on the allowlist", "note: rm deletes files", "the shell would run:", "  command: rm -rf build", "4. Deny for this session", "answer: "} {
+				if !strings.Contains(scr, want) {
+					t.Errorf("%q: the plain prompt lacks %q:\n%s", tt.keys, want, scr)
+				}
+			}
+			if i, j := strings.Index(scr, "in:       /work"), strings.Index(scr, "1. Deny"); i < 0 || j < i {
+				t.Errorf("the content does not come before the choices:\n%s", scr)
+			}
+		})
 	}
 }
 
