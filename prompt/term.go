@@ -21,6 +21,7 @@ type terminal struct {
 	saved   *unix.Termios
 	pending []byte
 	drawn   int // rows of the frame on screen, 0 when none
+	hidden  bool
 	winch   chan os.Signal
 }
 
@@ -67,6 +68,10 @@ func (t *terminal) restore() {
 	if t.winch != nil {
 		signal.Stop(t.winch)
 	}
+	if t.hidden {
+		t.f.WriteString("\x1b[?25h")
+		t.hidden = false
+	}
 	if t.saved != nil {
 		unix.IoctlSetTermios(t.fd, unix.TCSETS, t.saved)
 		t.saved = nil
@@ -99,13 +104,13 @@ func (t *terminal) draw(rows []string) {
 	b.WriteString("\x1b[J")
 	b.WriteString(strings.Join(rows, "\r\n"))
 	t.f.WriteString(b.String())
-	t.drawn = len(rows)
+	t.drawn, t.hidden = len(rows), true
 }
 
 // finish leaves the last frame on screen and moves below it.
 func (t *terminal) finish() {
 	t.f.WriteString("\r\n\x1b[?25h")
-	t.drawn = 0
+	t.drawn, t.hidden = 0, false
 }
 
 // errResize is returned by readKey when the terminal changed size.
