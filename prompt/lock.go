@@ -76,13 +76,19 @@ func ttyNr(stat string) (uint64, bool) {
 	return uint64(n), true
 }
 
+// errLockWait: the terminal stayed locked longer than any honest prompt
+// would hold it.
+var errLockWait = errors.New("the terminal stayed locked by another prompt")
+
 // lockTerminal takes the lock of the terminal tty belongs to, so that two
 // escalations at once (an agent running tool calls in parallel) never
 // draw two prompts over each other. When another prompt holds it, one
-// line says so and the lock is waited for until ctx ends. If the lock
-// cannot be made at all (no writable directory), the prompt goes ahead
-// without it: it still asks, which is the safe side.
-func lockTerminal(ctx context.Context, tty *os.File, dir string) (unlock func(), err error) {
+// line says so and the lock is waited for until ctx ends, or for maxWait
+// when it is positive (errLockWait): nothing hangs, even if a hostile
+// process holds the lock. If the lock cannot be made at all (no writable
+// directory), the prompt goes ahead without it: it still asks, which is
+// the safe side.
+func lockTerminal(ctx context.Context, tty *os.File, dir string, maxWait time.Duration) (unlock func(), err error) {
 	none := func() {}
 	dev, err := terminalDevice(tty)
 	if err != nil {
@@ -92,12 +98,18 @@ func lockTerminal(ctx context.Context, tty *os.File, dir string) (unlock func(),
 		return none, nil
 	}
 	name := filepath.Join(dir, fmt.Sprintf("tty-%d-%d.lock", unix.Major(dev), unix.Minor(dev)))
-	fd, err := unix.Open(name, unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o600)
+	fd, err := unix.Open(name, unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0o600)
 	if err != nil {
 		return none, nil
 	}
 	unlock = func() { unix.Flock(fd, unix.LOCK_UN); unix.Close(fd) }
 	shown := false
+	var deadline <-chan time.Time
+	if maxWait > 0 {
+		t := time.NewTimer(maxWait)
+		defer t.Stop()
+		deadline = t.C
+	}
 	for {
 		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
 		if err == nil {
@@ -115,6 +127,9 @@ func lockTerminal(ctx context.Context, tty *os.File, dir string) (unlock func(),
 		case <-ctx.Done():
 			unix.Close(fd)
 			return none, ctx.Err()
+		case <-deadline:
+			unix.Close(fd)
+			return none, errLockWait
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

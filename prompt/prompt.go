@@ -18,7 +18,9 @@
 //
 // One prompt per terminal at a time: a lock keyed by the terminal's
 // device number makes a second escalation wait, with a one-line notice,
-// and its timeout counts from when it is shown. The terminal's modes are
+// and its timeout counts from when it is shown. The wait is bounded
+// (three times the timeout), so a process that holds the lock cannot make
+// an escalation hang; it is then denied as a timeout. The terminal's modes are
 // restored on every way out.
 //
 // Everything is visible: the exact command (with a line count, its first
@@ -208,7 +210,14 @@ func hold(ctx context.Context, tty *os.File, o Options, fn func(ctx context.Cont
 	if dir == "" {
 		dir = DefaultLockDir(os.Getenv)
 	}
-	unlock, err := lockTerminal(ctx, tty, dir)
+	// An honest prompt holds the terminal for at most its timeout; a few
+	// of them may queue. Past that, whoever holds the lock is not a
+	// prompt waiting for a person: give up rather than hang.
+	unlock, err := lockTerminal(ctx, tty, dir, 3*o.Timeout)
+	if errors.Is(err, errLockWait) {
+		fmt.Fprintf(tty, "\ragentgate: gave up waiting for the other approval after %s: denied\r\n", 3*o.Timeout)
+		return Result{Ending: TimedOut}
+	}
 	if err != nil {
 		return Result{Ending: Interrupted}
 	}

@@ -356,3 +356,32 @@ func TestDescribe(t *testing.T) {
 		t.Error("Allows is wrong")
 	}
 }
+
+// A lock held by something that is not a prompt (a hostile process) does
+// not make an escalation hang: it gives up, denying, after three times the
+// timeout.
+func TestLockHeldForever(t *testing.T) {
+	tm := newTerm(t)
+	// Another prompt's lock, held and never released.
+	holder := make(chan prompt.Result, 1)
+	go func() {
+		holder <- prompt.Ask(context.Background(), tm.tty, rmQuestion, prompt.Options{Timeout: 10 * time.Second, LockDir: tm.lock})
+	}()
+	tm.waitFor("Deny for this session")
+	second, err := os.OpenFile(tm.tty.Name(), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	start := time.Now()
+	r := prompt.Ask(context.Background(), second, rmQuestion, prompt.Options{Timeout: 300 * time.Millisecond, LockDir: tm.lock})
+	if r.Ending != prompt.TimedOut || r.Choice.Allows() {
+		t.Errorf("%+v", r)
+	}
+	if d := time.Since(start); d < 800*time.Millisecond || d > 5*time.Second {
+		t.Errorf("gave up after %s; want about 900ms", d)
+	}
+	tm.waitFor("gave up waiting for the other approval")
+	tm.ptmx.Write([]byte("\r"))
+	<-holder
+}
