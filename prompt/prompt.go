@@ -108,7 +108,7 @@ const (
 	Answered    Ending = iota // a choice was made (possibly Deny)
 	TimedOut                  // no answer within the timeout
 	Interrupted               // Ctrl-C, Esc, SIGINT, SIGTERM or SIGHUP
-	Failed                    // the form failed; Err says why
+	Failed                    // the prompt failed; Err says why
 )
 
 // Result is the outcome of Ask. Choice is Deny unless Ending is Answered.
