@@ -132,3 +132,54 @@ func TestID(t *testing.T) {
 		t.Error("the terminal session id is not stable within a process")
 	}
 }
+
+// list, revoke (narrows: only allows are forgotten) and the breaker reset.
+func TestListRevokeReset(t *testing.T) {
+	s := store(t)
+	now := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	s.Remember("a", "make test", "/p", session.Allowed, now)
+	s.Remember("a", "rm x", "/p", session.Denied, now)
+	for range 3 {
+		s.RecordDenial("a", "make deploy", now)
+	}
+	s.Remember("b", "ls", "/p", session.Allowed, now)
+	states, errs := s.List()
+	if len(states) != 2 || len(errs) != 0 {
+		t.Fatalf("list: %d states, %v", len(states), errs)
+	}
+	if id, ok := s.Find(s.Short("a")); !ok || id != "a" {
+		t.Errorf("find by handle: %q %v", id, ok)
+	}
+	if _, ok := s.Find("nope"); ok {
+		t.Error("found a session that does not exist")
+	}
+	st, _ := s.Load("a")
+	if got := s.Tripped(st, 3, now); got["make deploy"] != 3 || len(got) != 1 {
+		t.Errorf("tripped: %v", got)
+	}
+	if n, err := s.Revoke("a", now); n != 1 || err != nil {
+		t.Errorf("revoke: %d %v", n, err)
+	}
+	st, _ = s.Load("a")
+	if _, ok := s.Remembered(st, "make test", "/p", now); ok {
+		t.Error("a revoked approval still applies")
+	}
+	if v, ok := s.Remembered(st, "rm x", "/p", now); !ok || v != session.Denied {
+		t.Error("revoking forgot a denial: it must only narrow")
+	}
+	if s.RecentDenials(st, "make deploy", now) != 3 {
+		t.Error("revoking reset the breaker")
+	}
+	if n, err := s.ResetBreaker("a", now); n != 3 || err != nil {
+		t.Errorf("reset: %d %v", n, err)
+	}
+	st, _ = s.Load("a")
+	if s.RecentDenials(st, "make deploy", now) != 0 {
+		t.Error("the breaker was not reset")
+	}
+	// A corrupt file is reported, not skipped silently.
+	os.WriteFile(filepath.Join(s.Dir, "0123456789abcdef0123456789abcdef.json"), []byte("{"), 0o600)
+	if _, errs := s.List(); len(errs) != 1 || !strings.Contains(errs[0].Error(), "corrupt") {
+		t.Errorf("corrupt file: %v", errs)
+	}
+}
