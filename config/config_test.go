@@ -396,3 +396,26 @@ func TestUntrustedDirsMerge(t *testing.T) {
 		t.Errorf("UntrustedDirs = %q; want both files' entries", got)
 	}
 }
+
+// What "agentgate trust" shows: the allow rules and settings the file
+// turns on; files that are not project files are refused.
+func TestTrustSummary(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, ".agentgate.toml")
+	os.WriteFile(p, []byte("mode = \"bypass\"\n[allow]\nprefix = [\"make test\"]\n[deny]\nprefix = [\"make deploy\"]\n"), 0o644)
+	got, err := config.TrustSummary(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"allow without asking: make test  (line 3)", `setting: mode = "bypass"  (line 1)`}
+	if !slices.Equal(got, want) {
+		t.Errorf("summary %q; want %q", got, want)
+	}
+	for name, text := range map[string]string{"notes.txt": "[allow]\nprefix = [\"rm\"]\n", ".agentgate.local.toml": "[allow\n", ".agentgate.toml": "[policy]\nforbid_modes = []\n"} {
+		d := t.TempDir()
+		os.WriteFile(filepath.Join(d, name), []byte(text), 0o644)
+		if _, err := config.TrustSummary(filepath.Join(d, name)); err == nil {
+			t.Errorf("%s %q: accepted", name, text)
+		}
+	}
+}
