@@ -41,3 +41,18 @@ func TestCompletion(t *testing.T) {
 		t.Error("tcsh accepted")
 	}
 }
+
+// audit log cuts a long line to the terminal's width, with a marker.
+func TestCutToWidth(t *testing.T) {
+	long := "2026-11-30 08:00:00  denied  conv-1  " + strings.Repeat("x", 200)
+	got := cut(long, 80)
+	if len(got) > 80 || !strings.HasSuffix(got, truncMarker) || !strings.HasPrefix(long, strings.TrimSuffix(got, truncMarker)) {
+		t.Errorf("cut: %q", got)
+	}
+	if cut(long, 0) != long || cut("short", 80) != "short" {
+		t.Error("a line was cut with no limit, or when it fits")
+	}
+	if got := sessionColumn("a-very-long-conversation-id"); len(got) != 14 || !strings.HasSuffix(got, "~") {
+		t.Errorf("session column %q", got)
+	}
+}
