@@ -222,10 +222,11 @@ const truncMarker = " ~>"
 // cut shortens line to width columns, ending it with the marker; width 0
 // is no limit.
 func cut(line string, width int) string {
-	if width <= 0 || runewidth.StringWidth(line) <= width {
+	if width <= 0 || runewidth.StringWidth(line) < width {
 		return line
 	}
-	return runewidth.Truncate(line, max(width-1, len(truncMarker)), "") + truncMarker
+	// One column spare: a terminal wraps a line that fills the last one.
+	return runewidth.Truncate(line, max(width-1-len(truncMarker), 1), "") + truncMarker
 }
 
 // formatEntry is one line for people.
