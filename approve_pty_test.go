@@ -46,7 +46,7 @@ func TestApproveOutOfBand(t *testing.T) {
 	id, _ = deny()
 	r = h.start(h.env(), "approve", id)
 	r.waitFor("run this command?")
-	r.send("a")
+	r.send("allow\r") // allowing needs the whole word (or Down, Enter)
 	if got := r.wait(); got != 0 {
 		t.Fatalf("approve: status %d\n%s", got, r.screen())
 	}
