@@ -30,6 +30,8 @@ func newCmdPending(env *Env) *cobra.Command {
 		Long: `List the commands that were denied because no one could be asked (a hook
 whose host cannot ask, exec with no terminal), newest last, with the id to
 approve them by: 'agentgate approve ID'.`,
+		Example: `  agentgate pending
+  agentgate pending --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			list, err := env.engine(flags.AuditLog).PendingList()
@@ -157,6 +159,8 @@ func newCmdDenyPending(env *Env) *cobra.Command {
 		Long: `Deny the pending command ID: it is removed, the denial is logged
 (denied_out_of_band), and its session remembers it, so a retry is denied
 without a new request.`,
+		Example: `  agentgate pending         # the ids
+  agentgate deny k3x9pq`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			cfg, err := env.loadConfig(&flags)
