@@ -9,7 +9,6 @@ import (
 	"os"
 
 	"github.com/agentgate/agentgate/cmd"
-	"github.com/agentgate/agentgate/internal/quietinit"
 )
 
 // exampleConfig is the starter config "agentgate init" writes: the very
@@ -19,6 +18,5 @@ import (
 var exampleConfig string
 
 func main() {
-	quietinit.Restore()
 	os.Exit(cmd.Main(exampleConfig))
 }

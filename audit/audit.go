@@ -80,6 +80,10 @@ type Record struct {
 	Version string `json:"version"`
 	// Shell is the inspected structure of the command, when known.
 	Shell any `json:"shell,omitempty"`
+	// Severity is a warning for a broadly destructive or irreversible
+	// command (recursive delete, force-push, a download piped into a
+	// shell); empty otherwise.
+	Severity string `json:"severity,omitempty"`
 	// ExitCode and DurationMS are set on result records.
 	ExitCode   *int   `json:"exit_code,omitempty"`
 	DurationMS *int64 `json:"duration_ms,omitempty"`

@@ -61,7 +61,7 @@ func checkRun(o *CheckOptions) error {
 	req, d, cfg := j.Request, j.Decision, j.Config
 	next := ""
 	if d.Verdict() != gate.Allow {
-		next = gate.NextStep(d, o.Env.UserConfig())
+		next = gate.NextStep(d)
 	}
 	route := eng.Route(j)
 	if route.Warning != "" {
@@ -87,6 +87,11 @@ func checkRun(o *CheckOptions) error {
 		fmt.Fprintf(o.Env.Stdout, "%s\n", out)
 	} else {
 		printDecision(o.Env.Stdout, req, d, next)
+		// check is run by a person: the rule that would let the command
+		// through is shown here, and never in what the agent is told.
+		if rule := gate.SuggestRule(d, o.Env.UserConfig()); rule != "" {
+			fmt.Fprintf(o.Env.Stdout, "for you: %s\n", rule)
+		}
 		fmt.Fprintf(o.Env.Stdout, "sandbox:  %s\n", confinement(j, route))
 		if eff != d.Verdict() {
 			why := fmt.Sprintf("in mode %s (from %s)", cfg.Mode, cfg.ModeSource)

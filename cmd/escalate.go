@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/engine"
+	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/inspect"
 	"github.com/agentgate/agentgate/internal/visible"
 	"github.com/agentgate/agentgate/prompt"
@@ -66,6 +67,7 @@ func question(j *engine.Judgement, rec audit.Record) prompt.Question {
 		Why:          why,
 		Shell:        shell.Tree(),
 		AlwaysPrefix: engine.AlwaysPrefix(j.Decision),
+		Severity:     gate.Severity(j.Decision),
 	}
 }
 

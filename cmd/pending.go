@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentgate/agentgate/audit"
+	"github.com/agentgate/agentgate/confirm"
 	"github.com/agentgate/agentgate/engine"
 	"github.com/agentgate/agentgate/inspect"
 	"github.com/agentgate/agentgate/internal/visible"
@@ -87,10 +89,27 @@ type ApproveOptions struct {
 }
 
 func newCmdApprove(env *Env, runF func(*ApproveOptions) error) *cobra.Command {
-	o := &ApproveOptions{Env: env, Confirm: func(ctx context.Context, tty *os.File, q prompt.Question, accessible bool) bool {
-		res := env.Ask(ctx, tty, q, prompt.Options{Accessible: accessible, Timeout: 5 * time.Minute})
-		return res.Ending == prompt.Answered && res.Choice.Allows() && !res.ChallengeFailed
-	}}
+	o := &ApproveOptions{Env: env}
+	// The one confirmation mechanism, as for trust and reset-breaker: the
+	// command exactly as the approval prompt shows it, Deny preset, the
+	// approval taken only by Enter on it or its whole word.
+	o.Confirm = func(ctx context.Context, _ *os.File, q prompt.Question, _ bool) bool {
+		lines := []string{"command:   " + q.Command, "directory: " + q.Cwd}
+		for _, w := range q.Why {
+			lines = append(lines, "why:       "+w)
+		}
+		if shell := strings.TrimRight(q.Shell, "\n"); shell != "" {
+			lines = append(lines, "the shell would run:")
+			for _, l := range strings.Split(shell, "\n") {
+				lines = append(lines, "  "+l)
+			}
+		}
+		lines = append(lines, "Allow lets its first retry, within "+engine.GrantTTL.String()+", run once.")
+		cfg, err := env.loadConfig(&o.Flags)
+		challenge := err == nil && cfg.PromptChallenge
+		return confirm.Ask(ctx, prompt.Change{Title: "run this command?", Lines: lines, Yes: "Allow once", Word: "allow"},
+			confirm.Options{Getenv: env.Getenv, OpenTTY: env.OpenTTY, Challenge: challenge, Timeout: 5 * time.Minute}) == nil
+	}
 	c := &cobra.Command{
 		Use:   "approve ID",
 		Short: "Approve, at this terminal, a command another session is waiting on",

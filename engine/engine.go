@@ -57,6 +57,7 @@ type Judgement struct {
 func (e *Engine) Judge(req gate.Request, cfg *config.Config, cwd, home, sess string) *Judgement {
 	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(home, cwd), cfg.Compound == "split"
 	req.Paths.Vars = environMap(e.Environ())
+	req.Lift = cfg.LiftCatastrophic
 	j := &Judgement{Request: req, Config: cfg, Cwd: cwd, Session: sess, Harness: "exec"}
 	j.Decision = gate.Decide(req)
 	if j.Decision.Verdict() == gate.Allow {

@@ -42,6 +42,7 @@ func (e *Engine) NewRecord(j *Judgement) audit.Record {
 		Host:      host,
 		Version:   e.Version,
 		Shell:     inspect.Parse(j.Request.Text),
+		Severity:  gate.Severity(j.Decision),
 	}
 }
 
@@ -170,10 +171,7 @@ func (x *Escalation) Refuse(r Route) Denial {
 	if r.Context != "" {
 		reason += "; " + r.Context
 	}
-	next := gate.NextStep(j.Decision, x.e.UserConfig)
-	if r.Outcome == audit.OutcomeBreaker {
-		next = "stop retrying this command and ask the user what to do"
-	}
+	next := gate.NextStepAfter(j.Decision, r.Outcome)
 	return Denial{Command: j.Request.Text, Outcome: r.Outcome, Reason: reason, NextStep: next,
 		Reasons: j.Decision.Reasons(), Risks: NonNilRisks(j.Decision.Risks()), Pending: x.Rec.Pending, LogErr: logErr}
 }

@@ -9,9 +9,8 @@ import (
 // do next: ask the user, run a narrower command, or stop retrying. It
 // never proposes a rule or a setting: an agent with an editor could act
 // on that, and widening the rules is the person's decision alone (see
-// [SuggestRule] for the words to the person). The second argument is not
-// used; it is kept so callers need not change.
-func NextStep(d Decision, _ string) string {
+// [SuggestRule] for the words to the person).
+func NextStep(d Decision) string {
 	p := d.Primary()
 	switch p.Check {
 	case CheckCatastrophic:
@@ -114,5 +113,5 @@ func NextStepAfter(d Decision, outcome string) string {
 	case "denied_readonly":
 		return "only allowlisted commands run in this mode: use one, or ask the user"
 	}
-	return NextStep(d, "")
+	return NextStep(d)
 }

@@ -23,7 +23,7 @@ func TestNextStepProposesNoRule(t *testing.T) {
 		if d.Verdict() == gate.Allow {
 			continue
 		}
-		next := gate.NextStep(d, "/home/u/.config/agentgate/config.toml")
+		next := gate.NextStep(d)
 		for _, bad := range []string{"prefix", "[allow]", "config.toml", "add ", "rule =", "compound =", "split", "mode =", "--mode", "bypass", "--allow", "trust"} {
 			if strings.Contains(next, bad) {
 				t.Errorf("NextStep(%q) proposes a rule or setting (%q): %s", c, bad, next)
@@ -63,7 +63,7 @@ func TestNextStepAfter(t *testing.T) {
 			t.Errorf("%s: %s", outcome, got)
 		}
 	}
-	if got := gate.NextStepAfter(d, audit.OutcomeDeniedNonInteractive); got != gate.NextStep(d, "") {
+	if got := gate.NextStepAfter(d, audit.OutcomeDeniedNonInteractive); got != gate.NextStep(d) {
 		t.Errorf("no one to ask: %s", got)
 	}
 	cat := gate.Decide(gate.Request{Text: "rm -rf /"})
