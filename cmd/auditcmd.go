@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentgate/agentgate/audit"
+	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/visible"
@@ -303,16 +304,25 @@ func (e *Env) follow(path string, fn func(audit.Entry, audit.Line)) error {
 }
 
 func newCmdAuditVerify(env *Env, path func() string) *cobra.Command {
-	return &cobra.Command{
+	var anchor string
+	c := &cobra.Command{
 		Use:   "verify",
 		Short: "Check the hash chain; exit 0 only when the log is intact",
 		Long: `Check the hash chain of the audit log and its rotated files: every line a
 record, seq rising by one, each prev the SHA-256 of the line before, and the
 last record the head kept beside the log. Reports the first broken record
 by file and line and why: edited, deleted, inserted, reordered, torn or
-cut off. Exit 0 only when the log is intact, 1 otherwise.`,
+cut off. Exit 0 only when the log is intact, 1 otherwise.
+
+The chain has no secret: someone who can write both the log and its head
+can forge a consistent one. With [audit] syslog = true every record is
+also in the system log, out of an agent's reach; --anchor FILE compares the
+log with those copies, exported by you (for journald: journalctl
+SYSLOG_IDENTIFIER=agentgate -o cat > FILE), and reports a record that
+differs or is gone.`,
 		Example: `  agentgate audit verify
-  agentgate audit verify --audit-log /var/log/agentgate/audit.jsonl`,
+  agentgate audit verify --audit-log /var/log/agentgate/audit.jsonl
+  journalctl SYSLOG_IDENTIFIER=agentgate -o cat > anchor.txt && agentgate audit verify --anchor anchor.txt`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			rep, err := audit.Verify(path())
@@ -324,10 +334,29 @@ cut off. Exit 0 only when the log is intact, 1 otherwise.`,
 				fmt.Fprintf(env.Stderr, "agentgate: audit: chain broken after %d intact records in %d files\n", max(rep.Records-1, 0), len(rep.Files))
 				return exitStatus(1)
 			}
-			fmt.Fprintf(env.Stdout, "ok: %d records in %d files, chain intact\n", rep.Records, len(rep.Files))
+			anchored := ""
+			if anchor != "" {
+				f, err := fsutil.OpenRegular(anchor)
+				if err != nil {
+					return usagef("export the system log's agentgate records to a regular file", "%v", err)
+				}
+				defer f.Close()
+				prob, n, err := audit.Anchor(path(), f)
+				if err != nil {
+					return &internalError{err}
+				}
+				if prob != nil {
+					fmt.Fprintf(env.Stderr, "agentgate: audit: %s: %s\n", prob.Pos, prob.Why)
+					return exitStatus(1)
+				}
+				anchored = fmt.Sprintf("; %d records match their copies in %s", n, anchor)
+			}
+			fmt.Fprintf(env.Stdout, "ok: %d records in %d files, chain intact%s\n", rep.Records, len(rep.Files), anchored)
 			return nil
 		},
 	}
+	c.Flags().StringVar(&anchor, "anchor", "", "compare with the records' copies from the system log, exported to this file")
+	return c
 }
 
 // prefixOf is the program and, for programs with subcommands, the
