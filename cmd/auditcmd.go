@@ -15,9 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentgate/agentgate/audit"
-	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/internal/visible"
 	"github.com/agentgate/agentgate/prompt"
 )
