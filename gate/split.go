@@ -128,7 +128,13 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 		return d, cmds
 	}
 	var reasons []Reason
+	cd := cdTarget(req, f)
 	for i, argv := range cmds {
+		if i == 0 && cd != "" && len(argv) == 2 && argv[0] == "cd" {
+			reasons = append(reasons, Reason{Check: CheckAllowlist, Match: "cd", Rule: "cd",
+				Message: "cd " + cd + ": the rest is judged from " + cd + " too"})
+			continue
+		}
 		d := decideAllow(req.Rules, args[i], argv)
 		if d.verdict != Allow {
 			p := d.Primary()
@@ -194,3 +200,54 @@ func badRedirect(text string, r *syntax.Redirect) (target string, why Reason, ok
 }
 
 func standardFD(s string) bool { return s == "0" || s == "1" || s == "2" }
+
+// cdTarget returns DIR when, in split mode, the text starts with "cd DIR"
+// as the first simple command of a compound ("cd DIR && ls"), DIR being
+// one literal word that the shell does not look up in CDPATH: absolute,
+// "~...", ".", "..", "./..." or "../...". The rest of the compound is
+// judged from DIR as well as from the working directory (split mode
+// allows that cd and nothing else changing directory). It returns ""
+// otherwise.
+func cdTarget(req Request, f *syntax.File) string {
+	if !req.Split || f == nil || len(f.Stmts) == 0 || req.Argv != nil {
+		return ""
+	}
+	st := f.Stmts[0]
+	bin, ok := st.Cmd.(*syntax.BinaryCmd)
+	if !ok {
+		if len(f.Stmts) < 2 {
+			return ""
+		}
+	} else {
+		for {
+			st = bin.X
+			if bin, ok = st.Cmd.(*syntax.BinaryCmd); !ok {
+				break
+			}
+		}
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) != 2 || len(st.Redirs) > 0 || st.Negated || st.Background {
+		return ""
+	}
+	if call.Args[0].Lit() != "cd" {
+		return ""
+	}
+	w := call.Args[1]
+	if _, static := staticWord(w); !static || expansion(w, true) == "glob" || expansion(w, true) == "brace" {
+		return ""
+	}
+	fields, err := wordFields(w)
+	if err != nil || len(fields) != 1 {
+		return ""
+	}
+	dir := fields[0]
+	switch {
+	case strings.HasPrefix(dir, "~-") || strings.HasPrefix(dir, "~+"):
+		return ""
+	case strings.HasPrefix(dir, "/"), strings.HasPrefix(dir, "~"), dir == ".", dir == "..",
+		strings.HasPrefix(dir, "./"), strings.HasPrefix(dir, "../"):
+		return dir
+	}
+	return ""
+}

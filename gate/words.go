@@ -21,12 +21,57 @@ type Arg struct {
 
 // mayBeFlag reports whether bash's expansion of the word could start with
 // "-" even though its literal text does not: a glob or brace at its start
-// can expand to a file named "--pre=./x".
+// can expand to a file named "--pre=./x". A word that starts with "-"
+// counts too, for rules with argument exceptions, which match words.
 func (a Arg) mayBeFlag() bool {
+	return a.mayStartFlag() || a.Expands != "" && strings.HasPrefix(a.Value, "-")
+}
+
+// mayStartFlag reports whether the expansion of a word that does not
+// start with "-" could: a glob or brace at its start, or "~+" and "~-"
+// (the working and previous directories, which the environment sets).
+// "~", "~/x" and "~user" expand to a home directory, "./*" and "/x*" to
+// paths, and "--include=*.go" stays a value of the flag it starts with.
+func (a Arg) mayStartFlag() bool {
 	if a.Expands == "" || a.Value == "" {
 		return false
 	}
-	return strings.ContainsRune("*?[{~-", rune(a.Value[0]))
+	if a.Value[0] == '~' {
+		return strings.HasPrefix(a.Value, "~+") || strings.HasPrefix(a.Value, "~-")
+	}
+	return strings.ContainsRune("*?[{", rune(a.Value[0]))
+}
+
+// globbed reports whether bash may expand the word into several words.
+func (a Arg) globbed() bool { return a.Expands == "glob" || a.Expands == "brace" }
+
+// literalFile reports whether every word of the parsed text is literal
+// after quote removal: no variable, substitution, glob, brace or tilde.
+// Only then are the catalogue's pattern and string operands sure to be
+// what the program receives in those positions.
+func literalFile(f *syntax.File) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	if f == nil {
+		return false
+	}
+	ok = true
+	for n := range syntax.Preorder(f) {
+		w, isWord := n.(*syntax.Word)
+		if !isWord {
+			continue
+		}
+		if _, static := staticWord(w); !static || expansion(w, false) != "" {
+			return false
+		}
+		if lit, isLit := w.Parts[0].(*syntax.Lit); isLit && strings.HasPrefix(lit.Value, "~") {
+			return false
+		}
+	}
+	return ok
 }
 
 // ShellWords parses text, which must already be free of operators, as one
