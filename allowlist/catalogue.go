@@ -33,6 +33,9 @@ type Entry struct {
 	// Check, when set, judges what the table cannot: a sed script, a date
 	// format, a find expression. It returns a refusal or nil.
 	Check func(c *Call) *Refusal
+	// Hazards are files or variables that make a command of the entry
+	// do more than read (see [Hazards]).
+	Hazards []Hazard
 	// Pack names the opt-in pack the entry belongs to ("" for built-in
 	// entries), and Sandbox the confinement its commands run in.
 	Pack, Sandbox string

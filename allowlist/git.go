@@ -122,6 +122,10 @@ var gitGrepFlags = []Flag{
 	Refuse(Runs, "-O, --open-files-in-pager[=PAGER]", "opens the files in a pager program"),
 }
 
+// remoteHazards: "git remote -v" prints URLs, which may hold a password
+// or token ("https://user:token@host/...").
+var remoteHazards = []Hazard{{File: ".git/config", Match: gitURLCredentials, Why: "a remote URL holds credentials, which git remote would print"}}
+
 var gitEntries = []*Entry{
 	{Words: []string{"git", "status"}, Note: "shows the working tree status", Example: "git status", Flags: []Flag{
 		Use("-s, --short", "short"), Use("-b, --branch", "branch"), Use("--show-stash", "stash"), Use("--porcelain[=VERSION]", "porcelain"),
@@ -134,7 +138,8 @@ var gitEntries = []*Entry{
 	{Words: []string{"git", "whatchanged"}, Note: "shows commit logs with changes", Example: "git whatchanged", Numeric: true, Flags: gitLogFlags},
 	{Words: []string{"git", "rev-list"}, Note: "lists commits", Example: "git rev-list HEAD", Numeric: true, Flags: gitLogFlags},
 	{Words: []string{"git", "shortlog"}, Note: "summarises commit logs", Example: "git shortlog", Numeric: true, Flags: append([]Flag{
-		Use("-s, --summary", "counts"), Use("-e, --email", "emails"), Use("--group=TYPE", "grouping"),
+		Use("-s, --summary", "counts"), Use("-n, --numbered", "sorts by count"), Use("-e, --email", "emails"), Use("--group=TYPE", "grouping"),
+		Use("-c", "by committer"),
 		Use("-w[=WIDTH]", "wrapping"), Use("--committer", "by committer"),
 	}, gitLogFlags...)},
 	{Words: []string{"git", "reflog", "show"}, Note: "shows the reflog", Example: "git reflog show", Numeric: true, Flags: gitLogFlags},
@@ -262,6 +267,29 @@ var gitEntries = []*Entry{
 	}},
 	{Words: []string{"git", "remote"}, Note: "lists remotes (no subcommand)", Example: "git remote", Operands: Operands{None: true}, Flags: []Flag{
 		Use("-v, --verbose", "prints URLs"),
+	}, Hazards: remoteHazards},
+	{Words: []string{"git", "remote", "get-url"}, Note: "prints a remote's URL", Example: "git remote get-url origin", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
+		Use("--push", "push URL"), Use("--all", "all URLs"),
+	}, Hazards: remoteHazards},
+	{Words: []string{"git", "check-ignore"}, Note: "tells whether paths are ignored", Example: "git check-ignore f", Flags: []Flag{
+		Use("-q, --quiet, -v, --verbose, -n, --non-matching, --no-index, -z", "output"), Use("--stdin", "reads paths from standard input"),
+	}},
+	{Words: []string{"git", "cherry"}, Note: "finds commits not yet upstream", Example: "git cherry main", Operands: Operands{Strings: true, Max: 3}, Flags: []Flag{
+		Use("-v", "subjects"), Use("--abbrev[=N]", "abbreviation"),
+	}},
+	{Words: []string{"git", "notes", "list"}, Note: "lists notes", Example: "git notes list", Operands: Operands{Strings: true}, Flags: []Flag{
+		Use("--ref=REF", "notes ref"),
+	}},
+	{Words: []string{"git", "notes", "show"}, Note: "shows a note", Example: "git notes show", Operands: Operands{Strings: true}, Flags: []Flag{
+		Use("--ref=REF", "notes ref"),
+	}},
+	{Words: []string{"git", "bisect", "log"}, Note: "shows the bisect log", Example: "git bisect log", Operands: Operands{None: true}},
+	{Words: []string{"git", "diff-tree"}, Note: "compares trees", Example: "git diff-tree HEAD", Numeric: true, Flags: append([]Flag{
+		Use("--stdin", "reads commits from standard input"), Use("--root, --merge-base, --always, --no-commit-id, -v, -s", "output"),
+	}, gitLogFlags...)},
+	{Words: []string{"git", "fsck"}, Note: "checks the object database", Example: "git fsck", Operands: Operands{Strings: true}, Flags: []Flag{
+		Use("--unreachable, --dangling, --no-dangling, --root, --tags, --cache, --no-reflogs, --full, --no-full, --connectivity-only, --strict, --verbose, --progress, --no-progress, --name-objects, --references, --no-references", "checks"),
+		Refuse(Writes, "--lost-found", "writes dangling objects into .git/lost-found"),
 	}},
 	{Words: []string{"git", "grep"}, Note: "searches tracked files", Example: "git grep x", Numeric: true, Flags: gitGrepFlags,
 		Operands: Operands{Lead: 1, LeadUnless: []string{"-e", "-f"}}},

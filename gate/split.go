@@ -206,8 +206,8 @@ func standardFD(s string) bool { return s == "0" || s == "1" || s == "2" }
 // one literal word that the shell does not look up in CDPATH: absolute,
 // "~...", ".", "..", "./..." or "../...". The rest of the compound is
 // judged from DIR as well as from the working directory (split mode
-// allows that cd and nothing else changing directory). It returns ""
-// otherwise.
+// allows that cd and nothing else changing directory). DIR must be the
+// working directory or below it. It returns "" otherwise.
 func cdTarget(req Request, f *syntax.File) string {
 	if !req.Split || f == nil || len(f.Stmts) == 0 || req.Argv != nil {
 		return ""
@@ -247,7 +247,11 @@ func cdTarget(req Request, f *syntax.File) string {
 		return ""
 	case strings.HasPrefix(dir, "/"), strings.HasPrefix(dir, "~"), dir == ".", dir == "..",
 		strings.HasPrefix(dir, "./"), strings.HasPrefix(dir, "../"):
-		return dir
+		// Only within the working directory: "cd ../../../etc && cat
+		// passwd" leaves the project the person agreed to let it read.
+		if cwd := req.Paths.Cwd; cwd != "" && under(req.Paths.resolve(dir), cwd) {
+			return dir
+		}
 	}
 	return ""
 }
