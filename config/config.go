@@ -100,16 +100,16 @@ type File struct {
 
 // Config is the effective configuration.
 type Config struct {
-	Rules            []allowlist.Rule
-	Mode             Mode
-	ModeSource       string
-	Compound         string
-	CompoundSource   string
+	Rules          []allowlist.Rule
+	Mode           Mode
+	ModeSource     string
+	Compound       string
+	CompoundSource string
 	// Packs are the opt-in packs of read-only commands turned on by the
 	// trusted files (see allowlist.PackNames), each with the file that
 	// named it first.
-	Packs       []string
-	PackSources []string
+	Packs            []string
+	PackSources      []string
 	PromptTimeout    time.Duration
 	PromptChallenge  bool
 	SessionTTL       time.Duration

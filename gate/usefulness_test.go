@@ -182,7 +182,9 @@ func TestUsefulness(t *testing.T) {
 	for p := range byProg {
 		progs = append(progs, p)
 	}
-	sort.Slice(progs, func(i, j int) bool { return byProg[progs[i]].n > byProg[progs[j]].n || byProg[progs[i]].n == byProg[progs[j]].n && progs[i] < progs[j] })
+	sort.Slice(progs, func(i, j int) bool {
+		return byProg[progs[i]].n > byProg[progs[j]].n || byProg[progs[i]].n == byProg[progs[j]].n && progs[i] < progs[j]
+	})
 	fmt.Println("per program (simple commands, 5 rows or more):")
 	for _, p := range progs {
 		if x := byProg[p]; x.n >= 5 {
