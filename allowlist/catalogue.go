@@ -30,6 +30,9 @@ type Entry struct {
 	KeepFlags bool
 	// Numeric accepts "-NUM" (head -5, git log -3).
 	Numeric bool
+	// StopAtOperand ends the options at the first operand, as POSIX
+	// getopt does: xargs's command and its flags follow.
+	StopAtOperand bool
 	// Check, when set, judges what the table cannot: a sed script, a date
 	// format, a find expression. It returns a refusal or nil.
 	Check func(c *Call) *Refusal
@@ -297,6 +300,7 @@ func (e *Entry) scan(c *Call, args []string, stop bool) (int, *Refusal) {
 			return i, nil
 		case ended || w == "-" || !strings.HasPrefix(w, "-"):
 			c.Operands = append(c.Operands, w)
+			ended = ended || e.StopAtOperand
 			continue
 		case w == "--" && e.KeepFlags:
 			c.Operands = append(c.Operands, w)

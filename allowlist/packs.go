@@ -87,6 +87,19 @@ var ghList = []Flag{
 	Use("-b, --branch=BRANCH", "branch"), Use("-u, --user=USER", "user"), Use("-w, --workflow=NAME", "workflow"),
 	Use("-e, --event=NAME", "event"), Use("-c, --commit=SHA", "commit"), Use("--created=DATE", "created"),
 	Use("-O, --order=ORDER", "order"), Use("--sort=FIELD", "sort"), Use("--all", "all"),
+	Use("--status=STATUS", "status"), Use("--exclude-drafts, --exclude-pre-releases", "filters"), Use("--owner=NAME", "owner"),
+	Use("--language=NAME", "language"), Use("--topic=NAME", "topic"), Use("--source, --fork, --archived, --no-archived", "filters"),
+	Use("--visibility=NAME", "visibility"), Use("--public, --secret", "visibility"), Use("-k, --key=KEY", "key"), Use("-r, --ref=REF", "ref"),
+	Use("-e, --env=NAME", "environment"), Use("--org=NAME", "organisation"), Use("--exclude=NAME", "excludes"),
+	Use("--host=HOST", "host"), Use("-p, --parents", "parents"), Use("--match=PATTERN", "match"),
+	Use("--include-archived", "archived"), Use("--created=DATE, --updated=DATE, --pushed=DATE", "dates"),
+	Use("--stars=N, --forks=N, --size=N, --followers=N", "numbers"), Use("--license=NAME", "licence"),
+	Use("--repo=NAME", "repository"), Use("--filename=NAME", "file name"), Use("--extension=NAME", "extension"),
+	Use("--match-case", "case"), Use("--author-date=DATE, --committer-date=DATE", "dates"), Use("--hash=SHA", "hash"),
+	Use("--merged, --merged-at=DATE, --closed=DATE", "filters"), Use("--include-prs", "pull requests"), Use("--locked", "locked"),
+	Use("--no-assignee, --no-label, --no-milestone", "filters"), Use("--reaction=N, --interactions=N, --comments=N", "numbers"),
+	Use("--review=STATE, --review-requested=USER, --reviewed-by=USER, --involves=USER, --commenter=USER", "people"),
+	Use("--checks=STATE, --team-mentions=NAME, --milestone=NAME, --app=NAME", "filters"),
 }
 
 var ghView = []Flag{
@@ -94,7 +107,8 @@ var ghView = []Flag{
 	Use("--exit-status", "exit status"), Use("-j, --job=ID", "job"), Use("-a, --attempt=N", "attempt"),
 	Use("--name-only", "names"), Use("--patch", "patch"), Use("--color=WHEN", "colours"), Use("--required", "required checks"),
 	Use("--watch", "watches"), Use("-i, --interval=N", "interval"), Use("--fail-fast", "stops early"), Use("-b, --branch=BRANCH", "branch"),
-	Use("-y, --yaml", "YAML"), Use("-r, --ref=REF", "ref"),
+	Use("-y, --yaml", "YAML"), Use("-r, --ref=REF", "ref"), Use("--raw", "raw"), Use("--files", "file names"),
+	Use("--filename=NAME", "a file"), Use("-c, --codespace=NAME", "codespace"), Use("--owner=NAME", "owner"),
 }
 
 // ghAPICheck allows gh api only as a GET of a path on the configured
@@ -102,6 +116,11 @@ var ghView = []Flag{
 func ghAPICheck(c *Call) *Refusal {
 	if r := ghJQCheck(c); r != nil {
 		return r
+	}
+	for _, m := range c.Values("-X") {
+		if !strings.EqualFold(m, "GET") {
+			return refuse(m, "a method other than GET can change state")
+		}
 	}
 	for _, o := range c.Operands {
 		if strings.Contains(o, "://") || o == "graphql" {
@@ -123,13 +142,28 @@ var ghEntries = []*Entry{
 	gh("search issues", "searches issues", ghList...), gh("search prs", "searches pull requests", ghList...),
 	gh("search code", "searches code", ghList...), gh("search commits", "searches commits", ghList...),
 	gh("label list", "lists labels", ghList...), gh("status", "shows your status", ghList...),
+	gh("repo list", "lists repositories", ghList...), gh("gist list", "lists gists", ghList...), gh("gist view", "shows a gist", ghView...),
+	gh("cache list", "lists Actions caches", ghList...), gh("secret list", "lists secret names (not values)", ghList...),
+	gh("variable list", "lists Actions variables", ghList...), gh("variable get", "prints an Actions variable", ghList...),
+	gh("config get", "prints a gh setting", ghList...), gh("config list", "lists gh settings", ghList...),
+	gh("codespace list", "lists codespaces", ghList...), gh("codespace view", "shows a codespace", ghView...),
+	gh("cs list", "lists codespaces", ghList...), gh("cs view", "shows a codespace", ghView...),
+	gh("extension list", "lists extensions", ghList...), gh("extension search", "searches extensions", ghList...),
+	gh("ext list", "lists extensions", ghList...), gh("alias list", "lists aliases", ghList...),
+	gh("ssh-key list", "lists SSH keys", ghList...), gh("gpg-key list", "lists GPG keys", ghList...),
+	gh("project list", "lists projects", ghList...), gh("project view", "shows a project", ghView...),
+	gh("project field-list", "lists project fields", ghList...), gh("project item-list", "lists project items", ghList...),
+	gh("org list", "lists organisations", ghList...), gh("ruleset list", "lists rulesets", ghList...),
+	gh("ruleset view", "shows a ruleset", ghView...), gh("ruleset check", "checks rules for a branch", ghList...),
+	gh("rs list", "lists rulesets", ghList...), gh("rs view", "shows a ruleset", ghView...),
+	gh("run watch", "watches a run", ghView...), gh("--version", "prints the version"), gh("version", "prints the version"),
 	gh("auth status", "shows authentication status (tokens masked)", Use("-h, --hostname=HOST", "host"), Use("-a, --active", "active"),
 		Refuse(Secrets, "-t, --show-token", "prints the token")),
 	func() *Entry {
 		e := gh("api", "GETs a GitHub API path (no fields, no method)", Use("--paginate", "all pages"), Use("--slurp", "slurps pages"),
 			Use("-i, --include", "headers"), Use("--silent", "no body"), Use("--cache=DURATION", "cache"), Use("-p, --preview=NAMES", "previews"),
 			Use("-H, --header=KEY", "a request header"), Use("--hostname=HOST", "host"),
-			Refuse(Writes, "-X, --method=METHOD", "another method can change state"),
+			Use("-X, --method=METHOD", "the method (judged: GET only)"),
 			Refuse(Writes, "-f, --raw-field=KEY", "fields make a POST"), Refuse(Writes, "-F, --field=KEY", "fields make a POST"),
 			Refuse(Writes, "--input=FILE", "sends a body"), Refuse(Secrets, "--verbose", "prints the request, with its headers"))
 		e.Check, e.Example, e.Operands = ghAPICheck, "gh api repos/o/r/pulls", Operands{Strings: true, Max: 1}
@@ -216,6 +250,16 @@ var psFlags = []Flag{
 	Use("-s, --size", "sizes"), Use("--digests", "digests"), Use("--tree", "tree"),
 }
 
+// composeFlags: compose reads the compose files and .env (judged as
+// paths); config and logs, which print environment values, ask.
+var composeFlags = []Flag{
+	Use("-f, --file=FILE", "compose file"), Use("-p, --project-name=NAME", "project"), Use("--project-directory=DIR", "directory"),
+	Use("--env-file=FILE", "environment file"), Use("--profile=NAME", "profile"), Use("-a, --all", "all"), Use("-q, --quiet", "ids"),
+	Use("--services", "services"), Use("--format=TEMPLATE", "format (judged)"), Use("--status=STATUS", "status"),
+	Use("--filter=FILTER", "filter"), Use("--short", "short"), Use("--json", "JSON"), Use("--no-trunc", "no truncation"),
+	Use("--index=N", "index"), Use("--protocol=NAME", "protocol"),
+}
+
 func dockerLike(prog string) []*Entry {
 	return []*Entry{
 		docker(prog, "ps", "lists containers", psFlags...), docker(prog, "container ls", "lists containers", psFlags...),
@@ -231,6 +275,22 @@ func dockerLike(prog string) []*Entry {
 		docker(prog, "container inspect -f {{.Name}}", "inspects containers, with a --format of fields holding no secret", Use("-f, --format=TEMPLATE", "format (judged)"), Use("-s, --size", "sizes")),
 		docker(prog, "image inspect -f {{.Id}}", "inspects images, with a --format of fields holding no secret", Use("-f, --format=TEMPLATE", "format (judged)")),
 		docker(prog, "top", "lists a container's processes"), docker(prog, "port", "lists a container's ports"),
+		docker(prog, "container top", "lists a container's processes"), docker(prog, "container port", "lists a container's ports"),
+		docker(prog, "stats", "prints resource use", Use("-a, --all", "all"), Use("--no-stream", "once"), Use("--no-trunc", "no truncation"), Use("--format=TEMPLATE", "format (judged)")),
+		docker(prog, "container stats", "prints resource use", Use("-a, --all", "all"), Use("--no-stream", "once"), Use("--no-trunc", "no truncation"), Use("--format=TEMPLATE", "format (judged)")),
+		docker(prog, "image history", "shows an image's layers", Use("-H, --human", "human"), Use("--no-trunc", "no truncation"), Use("-q, --quiet", "ids"), Use("--format=TEMPLATE", "format (judged)")),
+		docker(prog, "events", "prints daemon events", Use("--since=TIME, --until=TIME", "times"), Use("-f, --filter=FILTER", "filter"), Use("--format=TEMPLATE", "format (judged)")),
+		docker(prog, "system events", "prints daemon events", Use("--since=TIME, --until=TIME", "times"), Use("-f, --filter=FILTER", "filter"), Use("--format=TEMPLATE", "format (judged)")),
+		docker(prog, "diff", "lists a container's changed files"), docker(prog, "container diff", "lists a container's changed files"),
+		docker(prog, "system info", "prints system information", Use("-f, --format=TEMPLATE", "format (judged)")),
+		docker(prog, "search", "searches the image registry", Use("--limit=N", "limit"), Use("-f, --filter=FILTER", "filter"), Use("--no-trunc", "no truncation"), Use("--format=TEMPLATE", "format (judged)")),
+		docker(prog, "context show", "prints the current context"),
+		docker(prog, "network inspect", "inspects networks", Use("-f, --format=TEMPLATE", "format (judged)"), Use("-v, --verbose", "verbose")),
+		docker(prog, "volume inspect", "inspects volumes", Use("-f, --format=TEMPLATE", "format (judged)")),
+		docker(prog, "compose ps", "lists compose services", composeFlags...), docker(prog, "compose ls", "lists compose projects", composeFlags...),
+		docker(prog, "compose images", "lists compose images", composeFlags...), docker(prog, "compose top", "lists compose processes", composeFlags...),
+		docker(prog, "compose version", "prints the compose version", composeFlags...), docker(prog, "compose port", "prints a published port", composeFlags...),
+		docker(prog, "compose events", "prints compose events", composeFlags...),
 		docker(prog, "history", "shows an image's layers", Use("-H, --human", "human"), Use("--no-trunc", "no truncation"), Use("-q, --quiet", "ids"), Use("--format=TEMPLATE", "format (judged)")),
 		docker(prog, "logs", "prints a container's logs (asks: logs can hold secrets)",
 			Refuse(Secrets, "-f, --follow, --tail=N, --since=TIME, --until=TIME, -t, --timestamps, --details, -n", "logs can print secrets the application wrote")),
@@ -324,6 +384,14 @@ var kubeEntries = []*Entry{
 	kube("config get-contexts", "lists contexts", Use("-o, --output=FORMAT", "name"), Use("--no-headers", "no header")),
 	kube("config current-context", "prints the current context"),
 	kube("config get-clusters", "lists clusters"),
+	kube("config view", "prints the kubeconfig with credentials redacted (not --raw or --flatten)", Use("--minify", "current context only"),
+		Use("-o, --output=FORMAT", "yaml or json"), Refuse(Secrets, "--raw", "prints credentials"), Refuse(Secrets, "--flatten", "embeds certificates and keys")),
+	kube("config get-users", "lists users"),
+	kube("wait", "waits for a condition", Use("--for=CONDITION", "condition"), Use("--timeout=TIME", "timeout"), Use("-A, --all-namespaces", "all namespaces"),
+		Use("-l, --selector=SELECTOR", "selector"), Use("--all", "all")),
+	kube("auth whoami", "prints the user", Use("-o, --output=FORMAT", "yaml or json")),
+	kube("plugin list", "lists plugins on PATH", Use("--name-only", "names")),
+	kube("completion bash", "prints a completion script"),
 }
 
 func init() {
@@ -334,6 +402,8 @@ func init() {
 			e.Words = e.Words[:2]
 		case "auth":
 			e.Words = e.Words[:3]
+		case "completion":
+			e.Words = e.Words[:2]
 		case "rollout":
 			e.Words = e.Words[:3]
 		}
@@ -351,16 +421,23 @@ var npmCommon = []Flag{
 	Use("--json", "JSON"), Use("-g, --global", "global"), Use("--depth=N", "depth"), Use("-a, --all", "all"), Use("-l, --long", "long"),
 	Use("-p, --parseable", "parseable"), Use("--omit=TYPE, --include=TYPE", "types"), Use("-w, --workspace=NAME", "workspace"),
 	Use("-ws, --workspaces", "workspaces"), Use("--production, --dev", "types"), Use("--link", "links"), Use("--prefix=DIR", "prefix"),
-	Use("--registry=URL", "registry (judged: only the configured one is trusted, see hazards)"), Use("--loglevel=LEVEL, -s, --silent, -q, --quiet", "log level"),
+	Use("--registry=URL", "registry"), Use("--sbom-format=FORMAT, --sbom-type=TYPE", "SBOM"), Use("--diff=SPEC", "diff specs"),
+	Use("--long, --location=WHERE", "config"), Use("--loglevel=LEVEL, -s, --silent, -q, --quiet", "log level"),
 	Refuse(Runs, "--script-shell=PATH, --node-options=OPTIONS, --git=PATH, --shell=PATH, --editor=PATH, --browser=PATH", "names a program npm runs"),
 	Refuse(Unjudged, "--userconfig=FILE, --globalconfig=FILE", "reads another configuration"),
 }
 
 var npmEntries = func() []*Entry {
 	var out []*Entry
-	for _, w := range []string{"ls", "list", "ll", "la", "view", "show", "info", "v", "outdated", "search", "explain", "why", "fund", "root", "prefix", "ping", "--version", "-v"} {
+	for _, w := range []string{"ls", "list", "ll", "la", "view", "show", "info", "v", "outdated", "search", "s", "se", "find", "explain", "why",
+		"fund", "root", "prefix", "ping", "--version", "-v", "config list", "config ls", "c list", "config get", "get", "bin", "owner ls",
+		"access list", "access get", "whoami", "find-dupes", "query", "dist-tag ls", "pkg get", "stars", "sbom", "completion", "diff",
+		"profile get", "token list"} {
 		out = append(out, pm("npm", "npm "+w, "npm metadata ("+w+")", npmCommon...))
 	}
+	version := pm("npm", "npm version", "prints versions (an operand bumps the version)", npmCommon...)
+	version.Operands = Operands{None: true}
+	out = append(out, version)
 	out = append(out, pm("npm", "npm audit", "reports vulnerabilities (not fix)", append([]Flag{Use("--audit-level=LEVEL", "level")}, npmCommon...)...))
 	out[len(out)-1].Check = func(c *Call) *Refusal {
 		if len(c.Operands) > 0 && c.Operands[0] != "signatures" {
@@ -376,7 +453,7 @@ var pipCommon = []Flag{
 	Use("--no-color", "no colour"), Use("--isolated", "ignores environment and user configuration"), Use("--python=PATH", "another interpreter (judged as a path)"),
 	Use("--format=FORMAT", "format"), Use("-o, --outdated, -u, --uptodate, -e, --editable, -l, --local, --user, --not-required, --exclude-editable, --include-editable", "filters"),
 	Use("--path=PATH", "paths"), Use("--exclude=NAME", "excludes"), Use("--all", "all"), Use("-f, --files", "files"),
-	Use("--pre", "pre-releases"), Use("-i, --index-url=URL", "index"), Use("--extra-index-url=URL", "index"), Use("--json", "JSON"),
+	Use("--pre", "pre-releases"), Use("--global, --site", "config scope"), Use("-i, --index-url=URL", "index"), Use("--extra-index-url=URL", "index"), Use("--json", "JSON"),
 	Refuse(Unjudged, "-r, --requirement=FILE", "requirements may name options or URLs"), Refuse(Unjudged, "--trusted-host=HOST", "turns off TLS checks"),
 	Refuse(Unjudged, "--cert=FILE, --client-cert=FILE", "TLS files"),
 }
@@ -384,7 +461,8 @@ var pipCommon = []Flag{
 var pipEntries = func() []*Entry {
 	var out []*Entry
 	for _, prog := range []string{"pip", "pip3"} {
-		for _, w := range []string{"list", "show", "freeze", "check", "index versions", "inspect", "--version", "-V"} {
+		for _, w := range []string{"list", "show", "freeze", "check", "index versions", "inspect", "--version", "-V", "search",
+			"help", "--help", "-h", "debug", "config list", "config get", "config debug"} {
 			out = append(out, pm("pip", prog+" "+w, "pip metadata ("+w+")", pipCommon...))
 		}
 	}

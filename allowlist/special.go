@@ -439,7 +439,7 @@ var psEntry = &Entry{Words: []string{"ps"}, Note: "lists processes (not BSD e, w
 
 var sysEntries = []*Entry{
 	{Words: []string{"find"}, Note: "searches for files", Example: "find . -name x", SingleDash: true, KeepFlags: true, Flags: findFlags},
-	sedEntry, dateEntry, jqEntry, psEntry,
+	sedEntry, dateEntry, jqEntry, psEntry, awkEntry("awk"), awkEntry("gawk"), awkEntry("mawk"), awkEntry("nawk"),
 	{Words: []string{"id"}, Note: "prints user and group ids", Example: "id", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-a", "ignored"), Use("-Z, --context", "security context"), Use("-g, --group", "group"), Use("-G, --groups", "groups"),
 		Use("-n, --name", "names"), Use("-r, --real", "real ids"), Use("-u, --user", "user"), Use("-z, --zero", "NUL"),
@@ -519,4 +519,52 @@ var sysEntries = []*Entry{
 	{Words: []string{"tty"}, Note: "prints the terminal name", Example: "tty", Operands: Operands{None: true}, Flags: []Flag{
 		Use("-s, --silent, --quiet", "status only"), help, version,
 	}},
+}
+
+// xargsEntry runs a catalogue command with words read from standard
+// input appended (or put in place of -I's string). Those words are
+// unknown, so the command's entry must have no flag that does more than
+// read and must not count its operands (uniq IN OUT): any word can then
+// only be a read flag, an operand, or an error.
+var xargsEntry = &Entry{Words: []string{"xargs"}, Note: "runs a read-only catalogue command on words from standard input",
+	Example: "xargs cat", StopAtOperand: true, Operands: Operands{Strings: true}, Flags: []Flag{
+		Use("-0, --null", "NUL-separated input"), Use("-a, --arg-file=FILE", "reads the words from FILE"),
+		Use("-d, --delimiter=SEP", "delimiter"), Use("-E EOF", "end-of-input string"), Use("-e[=EOF], --eof[=EOF]", "end-of-input string"),
+		Use("-I PATTERN", "puts each word in place of this string"), Use("-i[=PATTERN], --replace[=PATTERN]", "puts each word in place of {}"),
+		Use("-L N, --max-lines=N", "lines per command"), Use("-l[=N]", "lines per command"), Use("-n, --max-args=N", "words per command"),
+		Use("-P, --max-procs=N", "parallel runs"), Use("-r, --no-run-if-empty", "no run without input"), Use("-s, --max-chars=N", "line length"),
+		Use("--show-limits", "limits"), Use("-t, --verbose", "prints commands"), Use("-x, --exit", "exits on long lines"), help, version,
+		Refuse(Unjudged, "-o, --open-tty", "gives the command the terminal"), Refuse(Unjudged, "-p, --interactive", "asks on the terminal"),
+		Refuse(Unjudged, "--process-slot-var=NAME", "sets an environment variable of the command"),
+	}}
+
+func xargsCheck(c *Call) *Refusal {
+	if len(c.Operands) == 0 {
+		return refuse("xargs", "names no command (it would run echo); name the command")
+	}
+	var e *Entry
+	for _, x := range builtin {
+		if _, _, ok := x.Judge(c.Operands); ok && x != xargsEntry && (e == nil || len(x.Words) > len(e.Words)) {
+			e = x
+		}
+	}
+	if e == nil {
+		return refuse(c.Operands[0], "xargs would run %s, which is not in the read-only catalogue", c.Operands[0])
+	}
+	inner, r, _ := e.Judge(c.Operands)
+	if r != nil {
+		return r
+	}
+	if e.FlagRisk() || e.Operands.Max > 0 || e.Operands.None || len(e.Words) > 1 {
+		return refuse(c.Operands[0], "words from standard input could become flags or operands that %s must not get", e.Name())
+	}
+	c.Paths = append(c.Paths, inner.Paths...)
+	c.Strings = append(c.Strings[:0:0], inner.Strings...)
+	return nil
+}
+
+func init() {
+	xargsEntry.Check = xargsCheck
+	sysEntries = append(sysEntries, xargsEntry)
+	builtin = append(builtin, xargsEntry)
 }

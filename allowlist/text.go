@@ -45,7 +45,6 @@ var textEntries = []*Entry{
 		Use("-e", "-vE"), Use("-E, --show-ends", "shows $ at ends"), Use("-n, --number", "numbers lines"),
 		Use("-s, --squeeze-blank", "squeezes blank lines"), Use("-t", "-vT"), Use("-T, --show-tabs", "shows tabs"),
 		Use("-u", "ignored"), Use("-v, --show-nonprinting", "shows non-printing"), help, version,
-		Refuse(Unjudged, "-l", "BSD cat: locks the output file"),
 	}},
 	{Words: []string{"head"}, Note: "prints the start of files", Example: "head f", Numeric: true, Flags: []Flag{
 		Use("-c, --bytes=NUM", "bytes"), Use("-n, --lines=NUM", "lines"), Use("-q, --quiet, --silent", "no headers"),
@@ -354,7 +353,6 @@ var grepFlags = []Flag{
 	Use("--no-group-separator", "no separator"), Use("--color[=WHEN], --colour[=WHEN]", "colours"), Use("-U, --binary", "binary"),
 	Use("-u, --unix-byte-offsets", "ignored"), Use("-O", "BSD: follows command-line symlinks"), Use("-S", "BSD: follows symlinks"),
 	Use("-p", "BSD: no symlinks"),
-	Refuse(Runs, "-J, --bz2decompress", "BSD: decompresses"),
 }
 
 var diffFlags = []Flag{

@@ -223,7 +223,7 @@ func expansion(w *syntax.Word, first bool) string {
 		switch {
 		case strings.ContainsAny(lit.Value, "*?["):
 			return "glob"
-		case strings.ContainsAny(lit.Value, "{}"):
+		case braces(lit.Value):
 			return "brace"
 		case i == 0 && strings.HasPrefix(lit.Value, "~"):
 			return "tilde"
@@ -279,4 +279,21 @@ func construct(st *syntax.Stmt) string {
 		return "empty statement"
 	}
 	return fmt.Sprintf("%T", st.Cmd)
+}
+
+// braces reports whether bash may brace-expand a literal: a "{" with a
+// later "}" and a "," or ".." between them ("{a,b}", "{1..3}"). "{}",
+// "{x}" and "repos/{owner}/pulls" stay as written. It errs towards
+// yes: the pair need not be matched.
+func braces(s string) bool {
+	open := strings.IndexByte(s, '{')
+	if open < 0 {
+		return false
+	}
+	end := strings.LastIndexByte(s, '}')
+	if end < open {
+		return false
+	}
+	inner := s[open+1 : end]
+	return strings.ContainsRune(inner, ',') || strings.Contains(inner, "..")
 }
