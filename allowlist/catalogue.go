@@ -2,6 +2,7 @@ package allowlist
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -30,6 +31,15 @@ type Entry struct {
 	KeepFlags bool
 	// Numeric accepts "-NUM" (head -5, git log -3).
 	Numeric bool
+	// ExactFlags marks programs that match every flag as a whole word,
+	// with no bundles or attached values (find, test).
+	ExactFlags bool
+	// NoContent marks programs that read names and metadata of their
+	// operands, never their contents (ls, stat, find): their operands
+	// are not judged against the protected and sensitive paths, since
+	// nothing of a secret's content reaches the output. Flag values that
+	// are read as files (find -files0-from) still are.
+	NoContent bool
 	// StopAtOperand ends the options at the first operand, as POSIX
 	// getopt does: xargs's command and its flags follow.
 	StopAtOperand bool
@@ -208,8 +218,9 @@ type Call struct {
 	Flags    []FlagUse
 	Operands []string
 	// Paths are the words and flag values judged as paths; Strings are
-	// those judged as patterns or strings.
-	Paths, Strings []string
+	// those judged as patterns or strings. ValuePaths are the flag values
+	// among Paths (a file the program reads, even when NoContent).
+	Paths, Strings, ValuePaths []string
 	// Dir, when set, is the directory the command runs in ("git -C DIR").
 	Dir string
 }
@@ -315,6 +326,8 @@ func (e *Entry) scan(c *Call, args []string, stop bool) (int, *Refusal) {
 		var r *Refusal
 		var next bool
 		switch {
+		case e.ExactFlags:
+			uses, next, r = e.exact(idx, w, i+1 < len(args))
 		case e.SingleDash || strings.HasPrefix(w, "--"):
 			uses, next, r = e.long(idx, w, i+1 < len(args))
 		default:
@@ -335,7 +348,7 @@ func (e *Entry) scan(c *Call, args []string, stop bool) (int, *Refusal) {
 				if stringValues[m] {
 					c.Strings = append(c.Strings, args[i])
 				} else {
-					c.Paths = append(c.Paths, args[i])
+					c.Paths, c.ValuePaths = append(c.Paths, args[i]), append(c.ValuePaths, args[i])
 				}
 			}
 		}
@@ -345,7 +358,7 @@ func (e *Entry) scan(c *Call, args []string, stop bool) (int, *Refusal) {
 			}
 			if u.HasValue {
 				if u.Flag.IsPath() {
-					c.Paths = append(c.Paths, u.Value)
+					c.Paths, c.ValuePaths = append(c.Paths, u.Value), append(c.ValuePaths, u.Value)
 				} else {
 					c.Strings = append(c.Strings, u.Value)
 				}
@@ -456,6 +469,47 @@ func (e *Entry) FlagRisk() bool {
 	for _, f := range e.Flags {
 		if f.Effect != Reads {
 			return true
+		}
+	}
+	return false
+}
+
+// exact matches a whole word against the flags of an ExactFlags entry.
+func (e *Entry) exact(idx map[string]*Flag, w string, more bool) ([]FlagUse, bool, *Refusal) {
+	f := idx[w]
+	if f == nil {
+		return nil, false, refuse(w, "is not a flag %s is known to only read with", e.Name())
+	}
+	u := FlagUse{Flag: f, Name: w}
+	if f.Value == "" || f.Optional {
+		return []FlagUse{u}, false, nil
+	}
+	if !more {
+		return nil, false, refuse(w, "lacks its value")
+	}
+	return []FlagUse{u}, true, nil
+}
+
+// GlobRisk reports whether a word that bash expands from glob, a glob
+// at the start of the word, could become a flag that makes a command of
+// the entry do more than read. For an ExactFlags entry only a refused
+// flag's whole name matters ("*.py" can never be "-delete"); otherwise
+// any expansion might, when the entry has such flags (see FlagRisk).
+func (e *Entry) GlobRisk(glob string) bool {
+	if !e.FlagRisk() {
+		return false
+	}
+	if !e.ExactFlags || e.Check != nil {
+		return true
+	}
+	for _, f := range e.Flags {
+		if f.Effect == Reads {
+			continue
+		}
+		for _, n := range f.Names {
+			if ok, err := path.Match(glob, n); ok || err != nil {
+				return true
+			}
 		}
 	}
 	return false

@@ -287,6 +287,23 @@ var gitEntries = []*Entry{
 	{Words: []string{"git", "diff-tree"}, Note: "compares trees", Example: "git diff-tree HEAD", Numeric: true, Flags: append([]Flag{
 		Use("--stdin", "reads commits from standard input"), Use("--root, --merge-base, --always, --no-commit-id, -v, -s", "output"),
 	}, gitLogFlags...)},
+	{Words: []string{"git", "diff-index"}, Note: "compares a tree with the index or working tree", Example: "git diff-index HEAD", Flags: append([]Flag{
+		Use("--cached, --merge-base, -m", "modes"),
+	}, gitDiffFlags...)},
+	{Words: []string{"git", "diff-files"}, Note: "compares the index with the working tree", Example: "git diff-files", Flags: append([]Flag{
+		Use("-q, -0, -1, --base, -2, --ours, -3, --theirs", "modes"),
+	}, gitDiffFlags...)},
+	{Words: []string{"git", "range-diff"}, Note: "compares two commit ranges", Example: "git range-diff a...b", Flags: append([]Flag{
+		Use("--creation-factor=N, --no-dual-color, --left-only, --right-only, --no-notes, --notes[=REF]", "modes"),
+	}, gitDiffFlags...)},
+	{Words: []string{"git", "annotate"}, Note: "shows who changed each line", Example: "git annotate f", Flags: []Flag{
+		Use("-b, --root, --show-stats, -l, -t, --reverse, --first-parent, -p, --porcelain, --incremental, --minimal, -c, -f, -n, -s, -e, -w, --no-textconv", "output"),
+		Use("-L RANGE", "lines"), Use("-M[=N], -C[=N]", "moves and copies"), Use("--encoding=ENCODING, --date=FORMAT, --abbrev=N, --since=DATE", "formats"),
+		Refuse(Unjudged, "--contents=FILE", "annotates the contents of another file"), Refuse(Runs, "--textconv", "runs textconv filters from configuration"),
+	}},
+	{Words: []string{"git", "var"}, Note: "prints a git logical variable", Example: "git var GIT_EDITOR", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
+		Refuse(Secrets, "-l", "lists the configuration too, which can hold credentials"),
+	}},
 	{Words: []string{"git", "fsck"}, Note: "checks the object database", Example: "git fsck", Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("--unreachable, --dangling, --no-dangling, --root, --tags, --cache, --no-reflogs, --full, --no-full, --connectivity-only, --strict, --verbose, --progress, --no-progress, --name-objects, --references, --no-references", "checks"),
 		Refuse(Writes, "--lost-found", "writes dangling objects into .git/lost-found"),

@@ -25,22 +25,25 @@ func (e *Entry) Judge(argv []string) (c *Call, r *Refusal, ok bool) {
 	}
 	rest := argv[1:]
 	g := &Call{}
-	if gl := globals[e.Words[0]]; gl != nil && len(e.Words) > 1 {
-		n, r := gl.scan(g, rest, true)
-		if r != nil {
-			// Only a refusal for this entry's subcommand: the words after
-			// the failing flag are not known.
-			if sub := firstOperand(rest); sub != "" && sub != e.Words[1] {
-				return nil, nil, false
+	// Global flags may stand after the program and after each subcommand
+	// word that has its own ("docker compose -f x ps").
+	for k := 1; k < len(e.Words); k++ {
+		if gl := globals[strings.Join(e.Words[:k], " ")]; gl != nil {
+			n, r := gl.scan(g, rest, true)
+			if r != nil {
+				if sub := firstOperand(rest); sub != "" && sub != e.Words[k] {
+					return nil, nil, false
+				}
+				return nil, r, true
 			}
-			return nil, r, true
+			rest = rest[n:]
 		}
-		rest = rest[n:]
+		if len(rest) == 0 || rest[0] != e.Words[k] {
+			return nil, nil, false
+		}
+		rest = rest[1:]
 	}
-	if len(rest) < len(e.Words)-1 || !slices.Equal(rest[:len(e.Words)-1], e.Words[1:]) {
-		return nil, nil, false
-	}
-	c, r = e.Parse(rest[len(e.Words)-1:])
+	c, r = e.Parse(rest)
 	if r != nil {
 		return nil, r, true
 	}

@@ -250,6 +250,14 @@ var psFlags = []Flag{
 	Use("-s, --size", "sizes"), Use("--digests", "digests"), Use("--tree", "tree"),
 }
 
+// composeGlobals are compose's options before its subcommand.
+var composeGlobals = &Entry{Words: []string{"docker", "compose"}, Note: "compose options", Flags: []Flag{
+	Use("-f, --file=FILE", "compose file"), Use("-p, --project-name=NAME", "project"), Use("--project-directory=DIR", "directory"),
+	Use("--env-file=FILE", "environment file"), Use("--profile=NAME", "profile"), Use("--ansi=WHEN", "colours"),
+	Use("--progress=TYPE", "progress"), Use("--parallel=N", "parallelism"), Use("--compatibility", "compatibility"),
+	Use("--dry-run", "dry run"), Use("--all-resources", "all resources"),
+}}
+
 // composeFlags: compose reads the compose files and .env (judged as
 // paths); config and logs, which print environment values, ask.
 var composeFlags = []Flag{
@@ -466,6 +474,14 @@ var pipEntries = func() []*Entry {
 			out = append(out, pm("pip", prog+" "+w, "pip metadata ("+w+")", pipCommon...))
 		}
 	}
+	for _, w := range []string{"pip list", "pip show", "pip freeze", "pip check", "pip tree", "--version", "-V", "help", "--help", "-h", "self version"} {
+		out = append(out, pm("pip", "uv "+w, "uv metadata ("+w+")", append([]Flag{
+			Use("--strict", "strict"), Use("--no-dedupe", "no dedupe"), Use("-d, --depth=N", "depth"), Use("--package=NAME", "package"),
+			Use("--invert", "inverts"), Use("--system", "system interpreter"), Use("-p, --python=PATH", "interpreter"),
+			Use("--offline, --no-cache, -n", "no network or cache"), Use("--color=WHEN", "colours"), Use("--directory=DIR, --project=DIR", "directory"),
+			Refuse(Unjudged, "--config-file=FILE", "reads another configuration"),
+		}, pipCommon...)...))
+	}
 	return out
 }()
 
@@ -549,6 +565,8 @@ var packs = []*Pack{
 			{Env: "PIP_CONFIG_FILE", Why: "pip reads another configuration"},
 			{File: "pip.conf", Why: "a project pip.conf can set the index and options"},
 			{File: "pyvenv.cfg", Why: "a virtual environment in the project: its site-packages (writable by the agent) can hold .pth files Python runs"},
+			{File: "uv.toml", Why: "a project uv.toml can set indexes and the interpreter"},
+			{Env: "UV_CONFIG_FILE", Why: "uv reads another configuration"},
 		}},
 	{Name: "go", Entries: goEntries,
 		Note: "go list, version, env, doc and mod graph/why; no build, but the go command may download modules and toolchains",
@@ -575,6 +593,7 @@ var packs = []*Pack{
 
 func init() {
 	globals["docker"], globals["podman"], globals["kubectl"], globals["gh"] = dockerGlobals, podmanGlobals, kubeGlobals, ghGlobals
+	globals["docker compose"], globals["podman compose"] = composeGlobals, composeGlobals
 	for _, p := range packs {
 		for _, e := range p.Entries {
 			e.Pack, e.Sandbox = p.Name, PackSandbox

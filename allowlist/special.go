@@ -12,7 +12,7 @@ import (
 var findFlags = func() []Flag {
 	f := []Flag{
 		Use("-H", "follows operand symlinks"), Use("-L", "follows symlinks"), Use("-P", "never follows symlinks"),
-		Use("-D DEBUGOPTS", "debug output"), Use("-O[=LEVEL]", "optimisation level"),
+		Use("-D DEBUGOPTS", "debug output"), Use("-O0, -O1, -O2, -O3", "optimisation level"),
 		Use("-E", "BSD: extended regexps"), Use("-X", "BSD: warns on xargs-unsafe names"), Use("-s", "BSD: sorted traversal"),
 		Use("-x", "BSD: one file system"),
 		Use("-daystart", "times from the start of today"), Use("-follow", "follows symlinks"),
@@ -438,7 +438,7 @@ var psEntry = &Entry{Words: []string{"ps"}, Note: "lists processes (not BSD e, w
 	}}
 
 var sysEntries = []*Entry{
-	{Words: []string{"find"}, Note: "searches for files", Example: "find . -name x", SingleDash: true, KeepFlags: true, Flags: findFlags},
+	{Words: []string{"find"}, Note: "searches for files", Example: "find . -name x", ExactFlags: true, KeepFlags: true, NoContent: true, Flags: findFlags},
 	sedEntry, dateEntry, jqEntry, psEntry, awkEntry("awk"), awkEntry("gawk"), awkEntry("mawk"), awkEntry("nawk"),
 	{Words: []string{"id"}, Note: "prints user and group ids", Example: "id", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-a", "ignored"), Use("-Z, --context", "security context"), Use("-g, --group", "group"), Use("-G, --groups", "groups"),

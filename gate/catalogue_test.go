@@ -44,7 +44,7 @@ func flagUses(e *allowlist.Entry, f allowlist.Flag) [][]string {
 			out = append(out, []string{n}, []string{n + v})
 		case strings.HasPrefix(n, "--"):
 			out = append(out, []string{n, v}, []string{n + "=" + v})
-		case len(n) == 2 && !e.SingleDash:
+		case len(n) == 2 && !e.SingleDash && !e.ExactFlags:
 			out = append(out, []string{n, v}, []string{n + v})
 		default:
 			out = append(out, []string{n, v})

@@ -233,7 +233,7 @@ func entryExpansion(r *allowlist.Rule, args []Arg) (Reason, bool) {
 	o := r.Entry.Operands
 	for _, a := range args[min(1, len(args)):] {
 		switch {
-		case a.mayStartFlag() && r.Entry.FlagRisk():
+		case a.mayStartFlag() && (a.Expands == "glob" && r.Entry.GlobRisk(a.Value) || a.Expands != "glob" && r.Entry.FlagRisk()):
 			return Reason{Check: CheckException, Match: a.Value, Rule: r.String(), Source: r.Source.String(),
 				Message: fmt.Sprintf("argument %s is a %s that bash may expand into a flag, and %s has flags that write or run programs", quoteMatch(a.Value), a.Expands, r.String())}, true
 		case a.globbed() && (o.Max > 0 || o.None || r.Entry.Check != nil):
@@ -265,7 +265,9 @@ func catalogueCall(rules []allowlist.Rule, argv []string) *allowlist.Call {
 // or echo's arguments are not paths); for any other command, every word.
 // Only a text whose every word is literal is narrowed so: a glob in a
 // pattern's place may expand into file names that land in a path's.
-func pathSegments(rules []allowlist.Rule, segs [][]string, literal bool) [][]string {
+// With contentOnly, the operands of NoContent entries (ls, stat, find)
+// are left out too: they print names and metadata, never contents.
+func pathSegments(rules []allowlist.Rule, segs [][]string, literal, contentOnly bool) [][]string {
 	if !literal {
 		return segs
 	}
@@ -276,9 +278,13 @@ func pathSegments(rules []allowlist.Rule, segs [][]string, literal bool) [][]str
 			out = append(out, argv)
 			continue
 		}
-		words := make([]string, 0, len(c.Paths)+1)
+		paths := c.Paths
+		if contentOnly && c.Entry.NoContent {
+			paths = c.ValuePaths // names and metadata only: no content to leak
+		}
+		words := make([]string, 0, len(paths)+1)
 		words = append(words, argv[0])
-		for _, p := range c.Paths {
+		for _, p := range paths {
 			if strings.HasPrefix(p, "-") {
 				p = "./" + p // an operand after "--": a relative path, not a flag
 			}
@@ -353,15 +359,23 @@ func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decisi
 	var why Reason
 	self, sensitive := req.Paths.matchers()
 	literal := len(req.Argv) > 0 || literalFile(file)
-	pathSegs := pathSegments(req.Rules, segs, literal)
-	selfHit, sensHit, isSelf := hits(pathSegs, self, sensitive)
+	// Self-protection judges every path word; the sensitive-path check
+	// leaves out the operands of programs that never read contents.
+	selfSegs := pathSegments(req.Rules, segs, literal, false)
+	sensSegs := pathSegments(req.Rules, segs, literal, true)
+	none := matcher{p: self.p}
+	selfHit, _, isSelf := hits(selfSegs, self, none)
+	_, sensHit, _ := hits(sensSegs, none, sensitive)
 	if dir := cdTarget(req, file); dir != "" && !isSelf {
 		// "cd DIR && cat x" reads DIR/x: judge the words from DIR too.
 		self.p.Cwd, sensitive.p.Cwd = self.p.resolve(dir), sensitive.p.resolve(dir)
-		s2, h2, self2 := hits(pathSegs, self, sensitive)
+		none.p.Cwd = self.p.Cwd
+		s2, _, self2 := hits(selfSegs, self, none)
+		_, h2, _ := hits(sensSegs, none, sensitive)
 		if self2 {
 			selfHit, isSelf = s2, true
-		} else if sensHit.pattern == "" {
+		}
+		if sensHit.pattern == "" {
 			sensHit = h2
 		}
 	}

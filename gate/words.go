@@ -212,22 +212,24 @@ func describePart(p syntax.WordPart) string {
 }
 
 // expansion names what bash still expands in an unquoted literal part of
-// the word: "glob", "brace" or "tilde". It errs towards naming one: a
-// backslash-escaped "*" counts too, which costs at most a question.
+// the word: "glob", "brace" or "tilde". A character escaped with a
+// backslash ("\*.py") is literal; an escaped backslash is not an escape
+// of what follows ("\\*" still globs).
 func expansion(w *syntax.Word, first bool) string {
 	for i, p := range w.Parts {
 		lit, ok := p.(*syntax.Lit)
 		if !ok {
 			continue
 		}
+		v := unescaped(lit.Value)
 		switch {
-		case strings.ContainsAny(lit.Value, "*?["):
+		case strings.ContainsAny(v, "*?["):
 			return "glob"
-		case braces(lit.Value):
+		case braces(v):
 			return "brace"
-		case i == 0 && strings.HasPrefix(lit.Value, "~"):
+		case i == 0 && strings.HasPrefix(v, "~"):
 			return "tilde"
-		case strings.Contains(lit.Value, "=~") || strings.Contains(lit.Value, ":~"):
+		case strings.Contains(v, "=~") || strings.Contains(v, ":~"):
 			// bash expands a tilde after "=" or ":" in assignment-like
 			// words (--opt=~/x).
 			return "tilde"
@@ -296,4 +298,23 @@ func braces(s string) bool {
 	}
 	inner := s[open+1 : end]
 	return strings.ContainsRune(inner, ',') || strings.Contains(inner, "..")
+}
+
+// unescaped replaces every backslash and the character it escapes with
+// "_", so that only the characters bash reads as special remain.
+func unescaped(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	b := []byte(s)
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\\' {
+			b[i] = '_'
+			if i+1 < len(b) {
+				i++
+				b[i] = '_'
+			}
+		}
+	}
+	return string(b)
 }
