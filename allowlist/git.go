@@ -1,5 +1,7 @@
 package allowlist
 
+import "strings"
+
 // git subcommands that only read, checked against git 2.4x's manual pages
 // (git-log, git-diff, git-rev-list, git-grep ...). Git accepts unique
 // abbreviations of long options, as getopt_long does, so an abbreviation
@@ -122,6 +124,31 @@ var gitGrepFlags = []Flag{
 	Refuse(Runs, "-O, --open-files-in-pager[=PAGER]", "opens the files in a pager program"),
 }
 
+var gitConfigFlags = []Flag{
+	Use("--get, --get-all", "prints the values of one key"), Use("--global, --system, --local, --worktree", "scope"),
+	Use("--show-origin, --show-scope", "where it is set"), Use("--type=TYPE, --bool, --int, --bool-or-int, --path, --expiry-date", "type"),
+	Use("--default=VALUE", "default"), Use("-z, --null", "NUL"), Use("--includes, --no-includes", "includes"), Use("--all", "all values"),
+	Refuse(Secrets, "-l, --list", "prints every setting, credentials in URLs and headers included"),
+	Refuse(Secrets, "--get-regexp, --get-urlmatch", "prints many settings, credentials included"),
+	Refuse(Writes, "--add, --unset, --unset-all, --replace-all, --rename-section, --remove-section", "changes configuration"),
+	Refuse(Runs, "-e, --edit", "runs the editor"), Refuse(Unjudged, "-f, --file=FILE, --blob=BLOB", "reads another file"),
+}
+
+// gitConfigCheck allows reading one key, never one that may hold a
+// credential, and never setting: "git config KEY VALUE" has two operands.
+func gitConfigCheck(c *Call) *Refusal {
+	if len(c.Operands) != 1 {
+		return refuse(c.Entry.Name(), "reads one key")
+	}
+	k := strings.ToLower(c.Operands[0])
+	for _, s := range []string{"url", "credential", "token", "password", "pass", "auth", "header", "secret", "cookie", "proxy", "key"} {
+		if strings.Contains(k, s) {
+			return refuse(c.Operands[0], "key may hold a credential")
+		}
+	}
+	return nil
+}
+
 // remoteHazards: "git remote -v" prints URLs, which may hold a password
 // or token ("https://user:token@host/...").
 var remoteHazards = []Hazard{{File: ".git/config", Match: gitURLCredentials, Why: "a remote URL holds credentials, which git remote would print"}}
@@ -157,7 +184,8 @@ var gitEntries = []*Entry{
 		Operands: Operands{Strings: true}, Flags: []Flag{
 			Use("-a, --all", "all"), Use("-r, --remotes", "remotes"), Use("-l, --list", "lists branches matching patterns"),
 			Use("-v, --verbose", "verbose"), Use("-q, --quiet", "quiet"), Use("--show-current", "current"),
-			Use("--contains[=COMMIT], --no-contains[=COMMIT]", "contains"), Use("--merged[=COMMIT], --no-merged[=COMMIT]", "merged"),
+			Use("--contains=COMMIT, --no-contains=COMMIT", "contains (git takes the next word as the commit)"),
+			Use("--merged=COMMIT, --no-merged=COMMIT", "merged (git takes the next word as the commit)"),
 			Use("--points-at=OBJECT", "points at"), Use("--sort=KEY", "sort"), Use("--format=FORMAT", "format"),
 			Use("--column[=OPTIONS], --no-column", "columns"), Use("--color[=WHEN], --no-color", "colours"),
 			Use("-i, --ignore-case", "folds case"), Use("--abbrev=N, --no-abbrev", "abbreviation"), Use("--omit-empty", "omits empty"),
@@ -304,6 +332,29 @@ var gitEntries = []*Entry{
 	{Words: []string{"git", "var"}, Note: "prints a git logical variable", Example: "git var GIT_EDITOR", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Refuse(Secrets, "-l", "lists the configuration too, which can hold credentials"),
 	}},
+	{Words: []string{"git", "symbolic-ref"}, Note: "prints what a symbolic ref points to (one operand; two would set it)", Example: "git symbolic-ref HEAD",
+		Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
+			Use("-q, --quiet, --short, --no-recurse, --recurse", "output"), Refuse(Deletes, "-d, --delete", "deletes the ref"),
+			Refuse(Writes, "-m REASON", "sets the ref"),
+		}},
+	{Words: []string{"git", "hash-object"}, Note: "computes object ids of files (not -w)", Example: "git hash-object f", Flags: []Flag{
+		Use("-t TYPE", "type"), Use("--stdin", "reads standard input"), Use("--stdin-paths", "reads paths from standard input"),
+		Use("--path=PATH", "path for filters"), Use("--no-filters", "no filters"), Use("--literally", "any type"),
+		Refuse(Writes, "-w", "writes the object into the repository"),
+	}},
+	{Words: []string{"git", "replace"}, Note: "lists replace refs", Example: "git replace -l", Operands: Operands{Strings: true}, Check: gitListOnly("-l", "--list"), Flags: []Flag{
+		Use("-l, --list", "lists"), Use("--format=FORMAT", "format"),
+		Refuse(Writes, "-f, --force, -d, --delete, --edit, -e, --graft, --convert-graft-file, --raw", "changes replace refs"),
+	}},
+	{Words: []string{"git", "sparse-checkout", "list"}, Note: "lists sparse-checkout patterns", Example: "git sparse-checkout list", Operands: Operands{None: true}},
+	{Words: []string{"git", "bundle", "verify"}, Note: "checks a bundle file", Example: "git bundle verify b", Flags: []Flag{Use("-q, --quiet", "quiet")}},
+	{Words: []string{"git", "bundle", "list-heads"}, Note: "lists a bundle's refs", Example: "git bundle list-heads b"},
+	{Words: []string{"git", "rerere", "status"}, Note: "lists paths with recorded resolutions", Example: "git rerere status", Operands: Operands{None: true}},
+	{Words: []string{"git", "rerere", "diff"}, Note: "shows recorded resolutions", Example: "git rerere diff", Flags: gitDiffFlags},
+	{Words: []string{"git", "config"}, Note: "prints one setting (--get; not --list, not credentials)", Example: "git config --get user.name",
+		Check: gitConfigCheck, Operands: Operands{Strings: true, Max: 1}, Flags: gitConfigFlags},
+	{Words: []string{"git", "config", "get"}, Note: "prints one setting (not credentials)", Example: "git config get user.name",
+		Check: gitConfigCheck, Operands: Operands{Strings: true, Max: 1}, Flags: gitConfigFlags},
 	{Words: []string{"git", "fsck"}, Note: "checks the object database", Example: "git fsck", Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("--unreachable, --dangling, --no-dangling, --root, --tags, --cache, --no-reflogs, --full, --no-full, --connectivity-only, --strict, --verbose, --progress, --no-progress, --name-objects, --references, --no-references", "checks"),
 		Refuse(Writes, "--lost-found", "writes dangling objects into .git/lost-found"),

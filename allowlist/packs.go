@@ -445,7 +445,16 @@ var npmEntries = func() []*Entry {
 	}
 	version := pm("npm", "npm version", "prints versions (an operand bumps the version)", npmCommon...)
 	version.Operands = Operands{None: true}
-	out = append(out, version)
+	run := pm("npm", "npm run", "lists the package scripts (a name would run one)", npmCommon...)
+	run.Operands = Operands{None: true}
+	out = append(out, version, run)
+	for _, w := range []string{"pnpm list", "pnpm ls", "pnpm why", "pnpm audit", "pnpm outdated", "pnpm licenses list",
+		"yarn list", "yarn info", "yarn why", "yarn audit", "yarn outdated", "yarn licenses list", "pnpm --version", "yarn --version"} {
+		out = append(out, pm("npm", w, w+" (metadata)", append([]Flag{
+			Use("-r, --recursive", "workspaces"), Use("-P, --prod", "production"), Use("-D, --dev", "development"), Use("--pattern=PATTERN", "pattern"),
+			Use("--depth=N", "depth"), Use("--long", "long"), Use("--parseable", "parseable"), Use("--filter=FILTER", "filter"),
+		}, npmCommon...)...))
+	}
 	out = append(out, pm("npm", "npm audit", "reports vulnerabilities (not fix)", append([]Flag{Use("--audit-level=LEVEL", "level")}, npmCommon...)...))
 	out[len(out)-1].Check = func(c *Call) *Refusal {
 		if len(c.Operands) > 0 && c.Operands[0] != "signatures" {
@@ -461,7 +470,9 @@ var pipCommon = []Flag{
 	Use("--no-color", "no colour"), Use("--isolated", "ignores environment and user configuration"), Use("--python=PATH", "another interpreter (judged as a path)"),
 	Use("--format=FORMAT", "format"), Use("-o, --outdated, -u, --uptodate, -e, --editable, -l, --local, --user, --not-required, --exclude-editable, --include-editable", "filters"),
 	Use("--path=PATH", "paths"), Use("--exclude=NAME", "excludes"), Use("--all", "all"), Use("-f, --files", "files"),
-	Use("--pre", "pre-releases"), Use("--global, --site", "config scope"), Use("-i, --index-url=URL", "index"), Use("--extra-index-url=URL", "index"), Use("--json", "JSON"),
+	Use("--pre", "pre-releases"), Use("--global, --site", "config scope"), Use("-a, --algorithm=ALGO", "hash algorithm"),
+	Use("--platform=NAME, --python-version=VERSION, --implementation=NAME, --abi=NAME", "target"), Use("--no-index", "no index"),
+	Use("--find-links=URL", "links"), Use("-i, --index-url=URL", "index"), Use("--extra-index-url=URL", "index"), Use("--json", "JSON"),
 	Refuse(Unjudged, "-r, --requirement=FILE", "requirements may name options or URLs"), Refuse(Unjudged, "--trusted-host=HOST", "turns off TLS checks"),
 	Refuse(Unjudged, "--cert=FILE, --client-cert=FILE", "TLS files"),
 }
@@ -470,7 +481,7 @@ var pipEntries = func() []*Entry {
 	var out []*Entry
 	for _, prog := range []string{"pip", "pip3"} {
 		for _, w := range []string{"list", "show", "freeze", "check", "index versions", "inspect", "--version", "-V", "search",
-			"help", "--help", "-h", "debug", "config list", "config get", "config debug"} {
+			"help", "--help", "-h", "debug", "config list", "config get", "config debug", "cache dir", "cache info", "cache list", "hash"} {
 			out = append(out, pm("pip", prog+" "+w, "pip metadata ("+w+")", pipCommon...))
 		}
 	}
@@ -520,7 +531,7 @@ var cargoCommon = []Flag{
 
 var cargoEntries = func() []*Entry {
 	var out []*Entry
-	for _, w := range []string{"metadata", "tree", "search", "info", "locate-project", "pkgid", "--version", "-V", "version"} {
+	for _, w := range []string{"metadata", "tree", "search", "info", "locate-project", "pkgid", "--version", "-V", "version", "read-manifest", "verify-project"} {
 		out = append(out, pm("cargo", "cargo "+w, "cargo metadata ("+w+")", cargoCommon...))
 	}
 	return out
@@ -554,6 +565,10 @@ var packs = []*Pack{
 		Note: "npm listing and registry metadata; npm runs no package scripts for these, but its configuration can name programs and registries",
 		Hazards: []Hazard{
 			{File: ".npmrc", Why: "a project .npmrc can set the registry and programs npm runs (script-shell, git, node-options)"},
+			{File: ".yarnrc.yml", Why: "a project .yarnrc.yml can name a yarn release (yarnPath), which yarn runs"},
+			{File: ".yarnrc", Why: "a project .yarnrc can name a yarn release (yarn-path), which yarn runs"},
+			{File: ".pnpmfile.cjs", Why: "pnpm runs the hooks of a project .pnpmfile.cjs"},
+			{File: "package.json", Contains: []string{`"packageManager"`}, Why: "corepack downloads and runs the package manager release package.json names"},
 			{Env: "NPM_CONFIG_USERCONFIG", Why: "npm reads another configuration"},
 			{Env: "NODE_OPTIONS", Why: "node runs with extra options, which can load code"},
 		}},

@@ -566,5 +566,72 @@ func xargsCheck(c *Call) *Refusal {
 func init() {
 	xargsEntry.Check = xargsCheck
 	sysEntries = append(sysEntries, xargsEntry)
-	builtin = append(builtin, xargsEntry)
+	builtin = append(builtin, xargsEntry) // after the var initialisers: builtin is set by then
+}
+
+// ipCheck allows "ip [flags] OBJECT [show|list|ls [args]]" for objects
+// that only report; any other action (add, del, set, flush) changes the
+// network.
+func ipCheck(c *Call) *Refusal {
+	if len(c.Operands) == 0 {
+		return refuse("ip", "names no object")
+	}
+	switch c.Operands[0] {
+	case "addr", "address", "a", "route", "r", "ro", "link", "l", "neigh", "neighbour", "n", "rule", "ru", "maddr", "m", "netns", "tunnel", "tuntap":
+	default:
+		return refuse(c.Operands[0], "is not an ip object known to only report")
+	}
+	if len(c.Operands) > 1 {
+		switch c.Operands[1] {
+		case "show", "list", "ls", "lst", "sh", "s":
+		default:
+			return refuse(c.Operands[1], "ip action other than show changes the network")
+		}
+	}
+	return nil
+}
+
+// ifconfigCheck: an interface name alone shows it; more words set it.
+func ifconfigCheck(c *Call) *Refusal {
+	if len(c.Operands) > 1 {
+		return refuse(c.Operands[1], "ifconfig with more than an interface name changes it")
+	}
+	return nil
+}
+
+// unzipCheck allows only the listing and testing modes.
+func unzipCheck(c *Call) *Refusal {
+	if !c.Has("-l", "-v", "-t", "-Z", "-z") {
+		return refuse("unzip", "without -l, -v, -t or -Z extracts files")
+	}
+	return nil
+}
+
+func init() {
+	more := []*Entry{
+		&Entry{Words: []string{"ip"}, Note: "shows addresses, routes and links (show forms only)", Example: "ip addr", Check: ipCheck,
+			Operands: Operands{Strings: true}, Flags: []Flag{
+				Use("-4, -6, -0", "family"), Use("-s, -stats, -statistics", "statistics"), Use("-d, -details", "details"), Use("-h, -human", "human"),
+				Use("-j, -json", "JSON"), Use("-p, -pretty", "pretty"), Use("-br, -brief", "brief"), Use("-c, -color", "colours"),
+				Use("-o, -oneline", "one line"), Use("-r, -resolve", "names"), Use("-f, -family", "family"), Use("-t, -timestamp", "timestamps"),
+				Refuse(Unjudged, "-b, -batch, -force", "reads commands from a file"), Refuse(Unjudged, "-n, -netns", "switches network namespace"),
+			}, SingleDash: true},
+		&Entry{Words: []string{"ifconfig"}, Note: "shows network interfaces (no settings)", Example: "ifconfig", Check: ifconfigCheck,
+			Operands: Operands{Strings: true}, Flags: []Flag{Use("-a", "all"), Use("-s", "short"), Use("-v", "verbose")}},
+		&Entry{Words: []string{"dmesg"}, Note: "prints the kernel log (not clearing it)", Example: "dmesg", Operands: Operands{None: true}, Flags: []Flag{
+			Use("-T, --ctime, -H, --human, -x, --decode, -k, --kernel, -u, --userspace, -t, --notime, -L, --color[=WHEN], -r, --raw, -d, --show-delta, -e, --reltime, -P, --nopager, -J, --json, -w, --follow, -W, --follow-new, -S, --syslog", "output"),
+			Use("-l, --level=LIST", "levels"), Use("-f, --facility=LIST", "facilities"), Use("--since=TIME, --until=TIME", "times"),
+			Use("--time-format=FORMAT", "time format"), Use("-s, --buffer-size=N", "buffer"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
+			Refuse(Deletes, "-c, --read-clear, -C, --clear", "clears the kernel log"), Refuse(Writes, "-D, --console-off, -E, --console-on, -n, --console-level=LEVEL", "changes the console"),
+			Refuse(Unjudged, "-F, --file=FILE", "reads another file"),
+		}},
+		&Entry{Words: []string{"unzip"}, Note: "lists or tests a zip archive (-l, -v, -t, -Z; never extracts)", Example: "unzip -l a.zip", Check: unzipCheck,
+			Flags: []Flag{
+				Use("-l", "lists"), Use("-v", "lists verbosely"), Use("-t", "tests"), Use("-z", "prints the comment"), Use("-Z", "zipinfo mode"),
+				Use("-q, -qq", "quiet"), Use("-1, -2, -s, -m, -h, -M, -T", "zipinfo columns"),
+				Refuse(Writes, "-d DIR, -o, -n, -f, -u, -x, -j, -p, -c, -a, -b, -C, -L, -X, -K, -D, -P, -:", "extracts or needs a password"),
+			}},
+	}
+	sysEntries = append(sysEntries, more...)
+	builtin = append(builtin, more...)
 }

@@ -382,7 +382,7 @@ func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decisi
 	if h := selfHit; isSelf {
 		why = Reason{Check: CheckSelfProtect, Match: h.word, Rule: h.pattern, Source: "self-protection",
 			Message: fmt.Sprintf("names %s, a protected file that changes how commands run (%s)", quoteMatch(h.word), h.pattern)}
-	} else if gitConfig(segs) {
+	} else if gitConfig(req.Rules, segs) {
 		why = Reason{Check: CheckSelfProtect, Match: "git config", Rule: "git config", Source: "self-protection",
 			Message: "git config can change .git/config, which names programs git runs"}
 	} else if cmd, refuse, ok := selfCommand(segs); ok {
@@ -405,9 +405,14 @@ func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decisi
 	return p
 }
 
-func gitConfig(segs [][]string) bool {
+// gitConfig reports whether a command runs "git config", other than the
+// reading forms the catalogue accepts ("git config --get user.name").
+func gitConfig(rules []allowlist.Rule, segs [][]string) bool {
 	for _, argv := range segs {
-		if len(argv) >= 2 && argv[0] == "git" && argv[1] == "config" {
+		if n := allowlist.Normalize(argv); n != nil {
+			argv = n
+		}
+		if len(argv) >= 2 && argv[0] == "git" && argv[1] == "config" && catalogueCall(rules, argv) == nil {
 			return true
 		}
 	}
