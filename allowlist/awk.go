@@ -141,6 +141,9 @@ func indexWord(s, w string) int {
 
 func awkCheck(c *Call) *Refusal {
 	if len(c.Operands) == 0 {
+		if c.Has("-V", "-h", "-C") {
+			return nil // prints the version, help or copyright
+		}
 		return refuse(c.Entry.Name(), "has no program")
 	}
 	if why := AwkProgramReadOnly(c.Operands[0]); why != "" {

@@ -40,6 +40,9 @@ type Entry struct {
 	// nothing of a secret's content reaches the output. Flag values that
 	// are read as files (find -files0-from) still are.
 	NoContent bool
+	// OldStyle marks tar's first word, which may be a bundle of letters
+	// without a dash ("tar tvf a.tar" is "tar -tvf a.tar").
+	OldStyle bool
 	// StopAtOperand ends the options at the first operand, as POSIX
 	// getopt does: xargs's command and its flags follow.
 	StopAtOperand bool
@@ -109,6 +112,11 @@ type Flag struct {
 	Value string
 	// Optional values are only taken attached ("--color=auto", "-n3").
 	Optional bool
+	// LastArg values are taken from the next word when there is one, and
+	// are absent when the flag is the last word (git's
+	// PARSE_OPT_LASTARG_DEFAULT: "git branch --merged [COMMIT]"). The spec
+	// writes them "--merged=COMMIT?".
+	LastArg bool
 	// Bare are the names that take no value although the flag takes an
 	// optional one: in "-c, --check[=HOW]" only the long name does, so
 	// "-co" is -c and -o, never -c with the value "o".
@@ -180,6 +188,9 @@ func parseSpec(spec string) Flag {
 		default:
 			vs := strings.Fields(value[1:])
 			f.Value, f.More = vs[0], vs[1:]
+			if v, ok := strings.CutSuffix(f.Value, "?"); ok {
+				f.Value, f.LastArg = v, true
+			}
 		}
 		f.Names = append(f.Names, name)
 	}
@@ -270,6 +281,13 @@ func (e *Entry) Name() string { return strings.Join(e.Words, " ") }
 // It returns the call, or the refusal that makes the command ask.
 func (e *Entry) Parse(args []string) (*Call, *Refusal) {
 	c := &Call{Entry: e}
+	// Old style with two letters that take values ("tfb a.tar 20") gives
+	// them the next words in turn, unlike a dash bundle: left unconverted,
+	// it is an operand, and the Check asks.
+	if e.OldStyle && len(args) > 0 && args[0] != "" && !strings.HasPrefix(args[0], "-") &&
+		len(args[0])-len(strings.Trim(args[0], "fbTXCIFgVLNK")) < 2 && strings.Count(args[0], "f")+strings.Count(args[0], "b") < 2 {
+		args = append([]string{"-" + args[0]}, args[1:]...)
+	}
 	if _, r := e.scan(c, args, false); r != nil {
 		return nil, r
 	}
@@ -417,6 +435,9 @@ func (e *Entry) long(idx map[string]*Flag, w string, more bool) ([]FlagUse, bool
 		return []FlagUse{u}, false, nil
 	case f.Value != "" && !f.Optional:
 		if !more {
+			if f.LastArg {
+				return []FlagUse{u}, false, nil
+			}
 			return nil, false, refuse(w, "lacks its value")
 		}
 		return []FlagUse{u}, true, nil

@@ -154,6 +154,8 @@ func gitConfigCheck(c *Call) *Refusal {
 var remoteHazards = []Hazard{{File: ".git/config", Match: gitURLCredentials, Why: "a remote URL holds credentials, which git remote would print"}}
 
 var gitEntries = []*Entry{
+	{Words: []string{"git", "--version"}, Note: "prints the version", Example: "git --version", Operands: Operands{None: true}, Flags: []Flag{Use("--build-options", "build options")}},
+	{Words: []string{"git", "version"}, Note: "prints the version", Example: "git version", Operands: Operands{None: true}, Flags: []Flag{Use("--build-options", "build options")}},
 	{Words: []string{"git", "status"}, Note: "shows the working tree status", Example: "git status", Flags: []Flag{
 		Use("-s, --short", "short"), Use("-b, --branch", "branch"), Use("--show-stash", "stash"), Use("--porcelain[=VERSION]", "porcelain"),
 		Use("--long", "long"), Use("-v, --verbose", "verbose"), Use("-u[=MODE], --untracked-files[=MODE]", "untracked"),
@@ -184,8 +186,8 @@ var gitEntries = []*Entry{
 		Operands: Operands{Strings: true}, Flags: []Flag{
 			Use("-a, --all", "all"), Use("-r, --remotes", "remotes"), Use("-l, --list", "lists branches matching patterns"),
 			Use("-v, --verbose", "verbose"), Use("-q, --quiet", "quiet"), Use("--show-current", "current"),
-			Use("--contains=COMMIT, --no-contains=COMMIT", "contains (git takes the next word as the commit)"),
-			Use("--merged=COMMIT, --no-merged=COMMIT", "merged (git takes the next word as the commit)"),
+			Use("--contains=COMMIT?, --no-contains=COMMIT?", "contains (git takes the next word as the commit, if any)"),
+			Use("--merged=COMMIT?, --no-merged=COMMIT?", "merged (git takes the next word as the commit, if any)"),
 			Use("--points-at=OBJECT", "points at"), Use("--sort=KEY", "sort"), Use("--format=FORMAT", "format"),
 			Use("--column[=OPTIONS], --no-column", "columns"), Use("--color[=WHEN], --no-color", "colours"),
 			Use("-i, --ignore-case", "folds case"), Use("--abbrev=N, --no-abbrev", "abbreviation"), Use("--omit-empty", "omits empty"),

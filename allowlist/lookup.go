@@ -28,10 +28,10 @@ func (e *Entry) Judge(argv []string) (c *Call, r *Refusal, ok bool) {
 	// Global flags may stand after the program and after each subcommand
 	// word that has its own ("docker compose -f x ps").
 	for k := 1; k < len(e.Words); k++ {
-		if gl := globals[strings.Join(e.Words[:k], " ")]; gl != nil {
+		if gl := globals[strings.Join(e.Words[:k], " ")]; gl != nil && !strings.HasPrefix(e.Words[k], "-") {
 			n, r := gl.scan(g, rest, true)
 			if r != nil {
-				if sub := firstOperand(rest); sub != "" && sub != e.Words[k] {
+				if firstOperand(rest) != e.Words[k] {
 					return nil, nil, false
 				}
 				return nil, r, true

@@ -635,3 +635,39 @@ func init() {
 	sysEntries = append(sysEntries, more...)
 	builtin = append(builtin, more...)
 }
+
+// tarCheck allows the listing mode only, of a local archive: GNU tar
+// takes "host:file" for a remote archive and runs rsh or ssh to reach it.
+func tarCheck(c *Call) *Refusal {
+	if !c.Has("-t") {
+		return refuse("tar", "without -t (--list) extracts or creates archives")
+	}
+	for _, f := range c.Values("-f") {
+		if strings.Contains(f, ":") && !c.Has("--force-local") {
+			return refuse(f, "an archive name with a colon is a remote archive, reached by running rsh or ssh")
+		}
+	}
+	return nil
+}
+
+var tarEntry = &Entry{Words: []string{"tar"}, Note: "lists an archive (-t only; never extracts)", Example: "tar -tf a.tar", Check: tarCheck,
+	OldStyle: true, Operands: Operands{Strings: true}, Flags: []Flag{
+		Use("-t, --list", "lists"), Use("-f, --file=FILE", "the archive"), Use("-v, --verbose", "verbose"),
+		Use("-z, --gzip, --gunzip, --ungzip, -j, --bzip2, -J, --xz, --lzip, --lzma, --lzop, --zstd, -Z, --compress, --uncompress, -a, --auto-compress", "runs the usual decompressor"),
+		Use("--force-local", "an archive name with a colon is local"), Use("--wildcards, --no-wildcards, --anchored, --no-anchored, --ignore-case, --no-ignore-case", "member patterns"),
+		Use("--exclude=PATTERN", "excludes"), Use("-X, --exclude-from=FILE", "reads exclude patterns from FILE"), Use("-T, --files-from=FILE", "reads member names from FILE"),
+		Use("--null, --no-null", "NUL names"), Use("--numeric-owner", "numbers"), Use("--utc", "UTC"), Use("--full-time", "full times"),
+		Use("-R, --block-number", "block numbers"), Use("--show-transformed-names, --show-stored-names", "names"), Use("-b, --blocking-factor=N", "blocking"),
+		Use("--quoting-style=STYLE", "quoting"), Use("-i, --ignore-zeros", "zero blocks"), Use("--occurrence[=N]", "occurrence"),
+		Use("--strip-components=N", "strips components"), Use("--help, --usage", "prints help"), Use("--version", "prints the version"),
+		Refuse(Writes, "-x, --extract, --get, -c, --create, -r, --append, -u, --update, -A, --catenate, --concatenate, --delete", "extracts or writes archives"),
+		Refuse(Runs, "-I, --use-compress-program=PROG", "runs a program"), Refuse(Runs, "--to-command=COMMAND", "runs a program"),
+		Refuse(Runs, "--rsh-command=COMMAND", "runs a program"), Refuse(Runs, "-F, --info-script=FILE, --new-volume-script=FILE", "runs a program"),
+		Refuse(Runs, "--checkpoint-action=ACTION", "can run a program"), Refuse(Writes, "-O, --to-stdout, -C, --directory=DIR, -d, --diff, --compare", "extracts or compares"),
+		Refuse(Writes, "-g, --listed-incremental=FILE, -G, --incremental, --index-file=FILE, -V, --label=TEXT", "writes or reads state files"),
+	}}
+
+func init() {
+	sysEntries = append(sysEntries, tarEntry)
+	builtin = append(builtin, tarEntry)
+}

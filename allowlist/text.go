@@ -106,7 +106,7 @@ var textEntries = []*Entry{
 		Use("--parallel=N", "threads"), Use("-u, --unique", "unique"), zero, help, version,
 		Refuse(Writes, "-o, --output=FILE", "writes the result to a file"),
 		Refuse(Runs, "--compress-program=PROG", "runs a compression program"),
-		Refuse(Writes, "-T, --temporary-directory=DIR", "writes temporary files in a directory it is given"),
+		Use("-T, --temporary-directory=DIR", "where its temporary files go (sort makes them in $TMPDIR anyway, with names of its own)"),
 	}},
 	{Words: []string{"uniq"}, Note: "filters repeated lines (at most one file: a second is written)", Example: "uniq f",
 		Operands: Operands{Max: 1}, Flags: []Flag{
