@@ -34,12 +34,6 @@ type Entry struct {
 	// ExactFlags marks programs that match every flag as a whole word,
 	// with no bundles or attached values (find, test).
 	ExactFlags bool
-	// NoContent marks programs that read names and metadata of their
-	// operands, never their contents (ls, stat, find): their operands
-	// are not judged against the protected and sensitive paths, since
-	// nothing of a secret's content reaches the output. Flag values that
-	// are read as files (find -files0-from) still are.
-	NoContent bool
 	// OldStyle marks tar's first word, which may be a bundle of letters
 	// without a dash ("tar tvf a.tar" is "tar -tvf a.tar").
 	OldStyle bool
@@ -229,9 +223,8 @@ type Call struct {
 	Flags    []FlagUse
 	Operands []string
 	// Paths are the words and flag values judged as paths; Strings are
-	// those judged as patterns or strings. ValuePaths are the flag values
-	// among Paths (a file the program reads, even when NoContent).
-	Paths, Strings, ValuePaths []string
+	// those judged as patterns or strings.
+	Paths, Strings []string
 	// Dir, when set, is the directory the command runs in ("git -C DIR").
 	Dir string
 }
@@ -366,7 +359,7 @@ func (e *Entry) scan(c *Call, args []string, stop bool) (int, *Refusal) {
 				if stringValues[m] {
 					c.Strings = append(c.Strings, args[i])
 				} else {
-					c.Paths, c.ValuePaths = append(c.Paths, args[i]), append(c.ValuePaths, args[i])
+					c.Paths = append(c.Paths, args[i])
 				}
 			}
 		}
@@ -376,7 +369,7 @@ func (e *Entry) scan(c *Call, args []string, stop bool) (int, *Refusal) {
 			}
 			if u.HasValue {
 				if u.Flag.IsPath() {
-					c.Paths, c.ValuePaths = append(c.Paths, u.Value), append(c.ValuePaths, u.Value)
+					c.Paths = append(c.Paths, u.Value)
 				} else {
 					c.Strings = append(c.Strings, u.Value)
 				}

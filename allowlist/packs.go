@@ -84,7 +84,7 @@ var ghList = []Flag{
 	Use("-A, --assignee=USER", "assignee"), Use("-l, --label=NAME", "label"), Use("-B, --base=BRANCH", "base"),
 	Use("-H, --head=BRANCH", "head"), Use("-S, --search=QUERY", "search"), Use("--app=NAME", "app"),
 	Use("-m, --milestone=NAME", "milestone"), Use("-d, --draft", "drafts"), Use("--mention=USER", "mentions"),
-	Use("-b, --branch=BRANCH", "branch"), Use("-u, --user=USER", "user"), Use("-w, --workflow=NAME", "workflow"),
+	Use("-b, --branch=BRANCH", "branch"), Use("-u, --user=USER", "user"), Use("--workflow=NAME", "workflow (not -w, which is --web elsewhere)"),
 	Use("-e, --event=NAME", "event"), Use("-c, --commit=SHA", "commit"), Use("--created=DATE", "created"),
 	Use("-O, --order=ORDER", "order"), Use("--sort=FIELD", "sort"), Use("--all", "all"),
 	Use("--status=STATUS", "status"), Use("--exclude-drafts, --exclude-pre-releases", "filters"), Use("--owner=NAME", "owner"),
@@ -187,7 +187,8 @@ var dockerGlobals = &Entry{Words: []string{"docker"}, Note: "docker options", Fl
 // dockerFormatCheck allows --format templates made only of fields that
 // hold no environment, command line or label ({{.State.Status}}).
 func dockerFormatCheck(c *Call) *Refusal {
-	if slices.Contains(c.Entry.Words, "inspect") && len(c.Values("--format")) == 0 {
+	w := c.Entry.Words
+	if slices.Contains(w, "inspect") && w[1] != "network" && w[1] != "volume" && len(c.Values("--format")) == 0 {
 		return refuse(c.Entry.Name(), "prints whole objects, their environment included; a --format of fields holding no secret does not ask")
 	}
 	for _, f := range c.Values("--format") {
@@ -234,9 +235,11 @@ func docker(prog, words, note string, flags ...Flag) *Entry {
 	e := &Entry{Words: strings.Fields(prog + " " + words), Note: note, Example: example, Pack: "docker", Sandbox: PackSandbox,
 		Operands: Operands{Strings: true}, Flags: flags, Check: dockerFormatCheck}
 	if prog == "podman" {
+		// podman's global flags are persistent: they may follow the
+		// subcommand. docker's are read only before it.
 		return withGlobals(podmanGlobals, e)
 	}
-	return withGlobals(dockerGlobals, e)
+	return e
 }
 
 var podmanGlobals = &Entry{Words: []string{"podman"}, Note: "podman options", Flags: []Flag{
@@ -310,8 +313,14 @@ func dockerLike(prog string) []*Entry {
 		docker(prog, "compose version", "prints the compose version", composeFlags...), docker(prog, "compose port", "prints a published port", composeFlags...),
 		docker(prog, "compose events", "prints compose events", composeFlags...),
 		docker(prog, "history", "shows an image's layers", Use("-H, --human", "human"), Use("--no-trunc", "no truncation"), Use("-q, --quiet", "ids"), Use("--format=TEMPLATE", "format (judged)")),
-		docker(prog, "logs", "prints a container's logs (asks: logs can hold secrets)",
-			Refuse(Secrets, "-f, --follow, --tail=N, --since=TIME, --until=TIME, -t, --timestamps, --details, -n", "logs can print secrets the application wrote")),
+		func() *Entry {
+			e := docker(prog, "logs", "prints a container's logs: always asks, since logs can hold secrets the application wrote",
+				Use("-f, --follow, --tail=N, --since=TIME, --until=TIME, -t, --timestamps, --details, -n", "log options"))
+			e.Check = func(c *Call) *Refusal {
+				return refuse(c.Entry.Name(), "can print secrets the application wrote to its logs")
+			}
+			return e
+		}(),
 	}
 }
 

@@ -438,7 +438,7 @@ var psEntry = &Entry{Words: []string{"ps"}, Note: "lists processes (not BSD e, w
 	}}
 
 var sysEntries = []*Entry{
-	{Words: []string{"find"}, Note: "searches for files", Example: "find . -name x", ExactFlags: true, KeepFlags: true, NoContent: true, Flags: findFlags},
+	{Words: []string{"find"}, Note: "searches for files", Example: "find . -name x", ExactFlags: true, KeepFlags: true, Flags: findFlags},
 	sedEntry, dateEntry, jqEntry, psEntry, awkEntry("awk"), awkEntry("gawk"), awkEntry("mawk"), awkEntry("nawk"),
 	{Words: []string{"id"}, Note: "prints user and group ids", Example: "id", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-a", "ignored"), Use("-Z, --context", "security context"), Use("-g, --group", "group"), Use("-G, --groups", "groups"),

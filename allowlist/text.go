@@ -12,7 +12,7 @@ var (
 )
 
 var textEntries = []*Entry{
-	{Words: []string{"ls"}, NoContent: true, Note: "lists directories", Example: "ls d", Flags: []Flag{
+	{Words: []string{"ls"}, Note: "lists directories", Example: "ls d", Flags: []Flag{
 		Use("-a, --all", "lists dot files"), Use("-A, --almost-all", "lists dot files but . and .."),
 		Use("--author", "prints the author"), Use("-b, --escape", "C escapes"),
 		Use("--block-size=SIZE", "size unit"), Use("-B, --ignore-backups", "skips ~ files"),
@@ -62,7 +62,7 @@ var textEntries = []*Entry{
 		Use("--files0-from=FILE", "reads the list of files from FILE"), Use("-L, --max-line-length", "longest line"),
 		Use("-w, --words", "words"), Use("--total=WHEN", "total line"), help, version,
 	}},
-	{Words: []string{"stat"}, NoContent: true, Note: "prints file metadata", Example: "stat f", Flags: []Flag{
+	{Words: []string{"stat"}, Note: "prints file metadata", Example: "stat f", Flags: []Flag{
 		Use("-L, --dereference", "follows links"), Use("-f, --file-system", "file system status (BSD -f takes a format: the next word is then judged as a path either way)"),
 		Use("--cached=MODE", "cache use"), Use("-c, --format=FORMAT", "format"), Use("--printf=FORMAT", "format"),
 		Use("-t, --terse", "terse"), help, version,
@@ -256,25 +256,25 @@ var textEntries = []*Entry{
 		Refuse(Writes, "-R", "reruns itself in each directory with -o 00Tree.html, writing files"),
 		Refuse(Unjudged, "-H BASEHREF", "HTML output, usually written with -R or -o"),
 	}},
-	{Words: []string{"readlink"}, NoContent: true, Note: "prints symlink targets", Example: "readlink f", Flags: []Flag{
+	{Words: []string{"readlink"}, Note: "prints symlink targets", Example: "readlink f", Flags: []Flag{
 		Use("-f, --canonicalize", "canonical path"), Use("-e, --canonicalize-existing", "canonical, existing"),
 		Use("-m, --canonicalize-missing", "canonical, missing allowed"), Use("-n, --no-newline", "no newline"),
 		Use("-q, --quiet", "quiet"), Use("-s, --silent", "quiet"), Use("-v, --verbose", "errors"),
 		Use("-z, --zero", "NUL ends lines"), help, version,
 	}},
-	{Words: []string{"realpath"}, NoContent: true, Note: "resolves a path", Example: "realpath f", Flags: []Flag{
+	{Words: []string{"realpath"}, Note: "resolves a path", Example: "realpath f", Flags: []Flag{
 		Use("-e, --canonicalize-existing", "must exist"), Use("-m, --canonicalize-missing", "need not exist"),
 		Use("-L, --logical", "logical"), Use("-P, --physical", "physical"), Use("-q, --quiet", "quiet"),
 		Use("--relative-to=DIR", "relative to DIR"), Use("--relative-base=DIR", "relative below DIR"),
 		Use("-s, --strip, --no-symlinks", "no symlinks"), Use("-z, --zero", "NUL ends lines"), help, version,
 	}},
-	{Words: []string{"basename"}, NoContent: true, Note: "strips directories from a path", Example: "basename a/b", Flags: []Flag{
+	{Words: []string{"basename"}, Note: "strips directories from a path", Example: "basename a/b", Flags: []Flag{
 		Use("-a, --multiple", "several names"), Use("-s, --suffix=STRING", "removes a suffix"), Use("-z, --zero", "NUL ends lines"), help, version,
 	}},
-	{Words: []string{"dirname"}, NoContent: true, Note: "strips the last component of a path", Example: "dirname a/b", Flags: []Flag{
+	{Words: []string{"dirname"}, Note: "strips the last component of a path", Example: "dirname a/b", Flags: []Flag{
 		Use("-z, --zero", "NUL ends lines"), help, version,
 	}},
-	{Words: []string{"du"}, NoContent: true, Note: "estimates disk usage", Example: "du d", Flags: []Flag{
+	{Words: []string{"du"}, Note: "estimates disk usage", Example: "du d", Flags: []Flag{
 		Use("-0, --null", "NUL ends lines"), Use("-a, --all", "files too"), Use("--apparent-size", "apparent size"),
 		Use("-B, --block-size=SIZE", "block size"), Use("-b, --bytes", "bytes"), Use("-c, --total", "total"),
 		Use("-D, --dereference-args", "follows operand symlinks"), Use("-d, --max-depth=N", "depth"),
@@ -300,9 +300,9 @@ var textEntries = []*Entry{
 		Use("-z, --zero", "NUL ends lines"), Use("--ignore-missing", "ignores missing"), Use("--quiet", "quiet"),
 		Use("--status", "status only"), Use("--strict", "strict"), Use("-w, --warn", "warns"), Use("--debug", "debug"), help, version,
 	}},
-	{Words: []string{"test"}, Note: "evaluates a file or string test", Example: "test -f f", KeepFlags: true, ExactFlags: true, NoContent: true, Flags: testFlags},
-	{Words: []string{"["}, Note: "evaluates a file or string test", Example: "[ -f f ]", KeepFlags: true, ExactFlags: true, NoContent: true, Flags: testFlags},
-	{Words: []string{"pwd"}, NoContent: true, Note: "prints the working directory", Example: "pwd", Operands: Operands{None: true}, Flags: []Flag{
+	{Words: []string{"test"}, Note: "evaluates a file or string test", Example: "test -f f", KeepFlags: true, ExactFlags: true, Flags: testFlags},
+	{Words: []string{"["}, Note: "evaluates a file or string test", Example: "[ -f f ]", KeepFlags: true, ExactFlags: true, Flags: testFlags},
+	{Words: []string{"pwd"}, Note: "prints the working directory", Example: "pwd", Operands: Operands{None: true}, Flags: []Flag{
 		Use("-L, --logical", "logical"), Use("-P, --physical", "physical"), help, version,
 	}},
 	{Words: []string{"true"}, Note: "does nothing, successfully", Example: "true", KeepFlags: true, Operands: Operands{Strings: true}},

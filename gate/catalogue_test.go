@@ -14,7 +14,7 @@ var sampleValues = map[string]string{"PATTERN": "x", "FILE": "f", "DIR": "d", "F
 
 // entrySamples override the value of one flag of one entry, where the
 // entry judges the value ("sed -e" must be a script that prints).
-var entrySamples = map[string]string{"sed -e": "1p", "sed --expression": "1p"}
+var entrySamples = map[string]string{"sed -e": "1p", "sed --expression": "1p", "gh api -X": "GET", "gh api --method": "GET"}
 
 // flagUses are the ways a program accepts the flag: every name, with
 // its value attached and apart, and for a long name an abbreviation.
@@ -27,6 +27,9 @@ func flagUses(e *allowlist.Entry, f allowlist.Flag) [][]string {
 		}
 		if s, ok := entrySamples[e.Name()+" "+n]; ok {
 			v = s
+		}
+		if e.Words[0] == "kubectl" && (n == "-o" || n == "--output") {
+			v = "wide"
 		}
 		bare := f.Value == "" || containsName(f.Bare, n)
 		var more []string
@@ -73,13 +76,24 @@ func containsName(names []string, n string) bool {
 // Every flag of every catalogue entry, through Decide: a flag that reads
 // is allowed in a case that uses it, a refused one asks and names it.
 func TestCatalogueFlags(t *testing.T) {
-	rules := allowlist.Defaults()
-	for _, e := range allowlist.Builtin() {
+	rules := allRules()
+	entries := allowlist.Builtin()
+	for _, name := range allowlist.PackNames() {
+		p, _ := allowlist.LookupPack(name)
+		entries = append(entries, p.Entries...)
+	}
+	for _, e := range entries {
 		if e.Example == "" {
 			t.Errorf("%s: no example", e.Name())
 			continue
 		}
 		base := strings.Fields(e.Example)
+		if strings.Contains(e.Note, "always asks") {
+			if d := gate.Decide(gate.Request{Text: e.Example, Rules: rules}); d.Verdict() != gate.Ask {
+				t.Errorf("example %q = %s; want ask", e.Example, d.Verdict())
+			}
+			continue
+		}
 		if d := gate.Decide(gate.Request{Text: e.Example, Rules: rules}); d.Verdict() != gate.Allow {
 			t.Errorf("example %q = %s (%s); want allow", e.Example, d.Verdict(), d.Primary().Message)
 			continue
@@ -96,7 +110,7 @@ func TestCatalogueFlags(t *testing.T) {
 				t.Errorf("%s %s: no note", e.Name(), f.Spec())
 			}
 			for _, n := range f.Names {
-				if eff, dup := seen[n]; dup && eff != f.Effect {
+				if eff, dup := seen[n]; dup && eff != f.Effect && (eff == allowlist.Reads || f.Effect == allowlist.Reads) {
 					t.Errorf("%s: %s listed twice with different effects", e.Name(), n)
 				}
 				seen[n] = f.Effect
@@ -129,4 +143,144 @@ func shellJoin(argv []string) string {
 		out[i] = w
 	}
 	return strings.Join(out, " ")
+}
+
+// Words exactly: a pattern or string of an entry is not a path, quoting
+// changes nothing, a glob that cannot be a flag does not ask for the flag
+// risk, and what it could expand to is still judged.
+func TestCatalogueWords(t *testing.T) {
+	packs := allRules()
+	tests := []struct {
+		text  string
+		split bool
+		want  gate.Verdict
+		check gate.Check
+	}{
+		{"grep 'x*' f", false, gate.Allow, gate.CheckAllowlist},
+		{"grep .env f", false, gate.Allow, gate.CheckAllowlist},
+		{"find . -name '*.o'", false, gate.Allow, gate.CheckAllowlist},
+		{`find . -name \*.py`, false, gate.Allow, gate.CheckAllowlist},
+		{"find . -name *.py", false, gate.Allow, gate.CheckAllowlist},
+		{"find . -name *", false, gate.Ask, gate.CheckSensitive},
+		{"find . -name [-]*", false, gate.Ask, gate.CheckException},
+		{"find ~ -name x", false, gate.Allow, gate.CheckAllowlist},
+		{"find ~- -name x", false, gate.Ask, gate.CheckException},
+		{"echo .env ~/.ssh/id_rsa", false, gate.Allow, gate.CheckAllowlist},
+		{"cat '.env'", false, gate.Ask, gate.CheckSensitive},
+		{"cat .env", false, gate.Ask, gate.CheckSensitive},
+		{"cat ./*", false, gate.Ask, gate.CheckSensitive},
+		{"grep -f .env x", false, gate.Ask, gate.CheckSensitive},
+		{"grep -f.env x", false, gate.Ask, gate.CheckSensitive},
+		{"grep x* .env", false, gate.Ask, gate.CheckSensitive},
+		{"grep -- -x -.env", false, gate.Allow, gate.CheckAllowlist},
+		{"grep -rn --include=*.go TODO .", false, gate.Allow, gate.CheckAllowlist},
+		{"ls *.go", false, gate.Allow, gate.CheckAllowlist},
+		{"sort *.txt", false, gate.Ask, gate.CheckException},
+		{"uniq *.txt", false, gate.Ask, gate.CheckException},
+		{"sort -co out f", false, gate.Ask, gate.CheckException},
+		{"xargs grep x", false, gate.Allow, gate.CheckAllowlist},
+		{"xargs sort", false, gate.Ask, gate.CheckException},
+		{"xargs uniq", false, gate.Ask, gate.CheckException},
+		{"xargs", false, gate.Ask, gate.CheckException},
+		{"awk '{print $1}' f", false, gate.Allow, gate.CheckAllowlist},
+		{`awk '{system("id")}' f`, false, gate.Ask, gate.CheckException},
+		{"sed -n '1,5p' f", false, gate.Allow, gate.CheckAllowlist},
+		{"sed 's/a/b/w out' f", false, gate.Ask, gate.CheckException},
+		{"date +%Y", false, gate.Allow, gate.CheckAllowlist},
+		{"date -s 2020-01-01", false, gate.Ask, gate.CheckException},
+		{"git config --get user.name", false, gate.Allow, gate.CheckAllowlist},
+		{"git config user.name x", false, gate.Ask, gate.CheckSelfProtect},
+		{"git config --list", false, gate.Ask, gate.CheckSelfProtect},
+		{"git config --get remote.origin.url", false, gate.Ask, gate.CheckSelfProtect},
+		{"tar tvf a.tar", false, gate.Allow, gate.CheckAllowlist},
+		{"tar xf a.tar", false, gate.Ask, gate.CheckException},
+		{"tar -tf host:a.tar", false, gate.Ask, gate.CheckException},
+		{"git --no-pager log -3", false, gate.Allow, gate.CheckAllowlist},
+		{"git -c core.pager=id log", false, gate.Ask, gate.CheckDefault},
+		// cd DIR && ...: the rest is judged from DIR too.
+		{"cd ./sub && ls", true, gate.Allow, gate.CheckAllowlist},
+		{"cd ./sub && cat ../../.aws/credentials", true, gate.Ask, gate.CheckSensitive},
+		{"cd /tmp && ls", true, gate.Ask, gate.CheckDefault},
+		{"cd sub && ls", true, gate.Ask, gate.CheckDefault}, // CDPATH could send it anywhere
+		{"cd ../.. && ls", true, gate.Ask, gate.CheckDefault},
+		{"cd ./sub && git log", true, gate.Ask, gate.CheckException},
+		{"ls && cd sub", true, gate.Ask, gate.CheckDefault},
+	}
+	for _, tt := range tests {
+		d := gate.Decide(gate.Request{Text: tt.text, Rules: allowlist.Defaults(), Paths: defaultPaths, Split: tt.split})
+		if d.Verdict() != tt.want || d.Primary().Check != tt.check {
+			t.Errorf("Decide(%q, split=%v) = %s [%s] %s; want %s [%s]", tt.text, tt.split, d.Verdict(), d.Primary().Check, d.Primary().Message, tt.want, tt.check)
+		}
+	}
+	packTests := []struct {
+		text string
+		want gate.Verdict
+	}{
+		{"kubectl get pods -n x", gate.Allow},
+		{"kubectl get secrets", gate.Ask},
+		{"kubectl get pods -o yaml", gate.Ask},
+		{"kubectl get nodes -o yaml", gate.Allow},
+		{"kubectl get pods -o jsonpath={.items}", gate.Ask},
+		{"kubectl --context prod get pods", gate.Ask},
+		{"kubectl config view --raw", gate.Ask},
+		{"docker ps -a", gate.Allow},
+		{"docker -H ssh://evil ps", gate.Ask},
+		{"docker inspect c", gate.Ask},
+		{"docker inspect -f '{{.State.Status}}' c", gate.Allow},
+		{"docker inspect -f '{{json .Config.Env}}' c", gate.Ask},
+		{"docker logs c", gate.Ask},
+		{"gh pr list --json number --jq '.[].number'", gate.Allow},
+		{"gh pr list --json number --jq env", gate.Ask},
+		{"gh pr view 1 --web", gate.Ask},
+		{"gh api repos/o/r/pulls", gate.Allow},
+		{"gh api -X POST repos/o/r/issues", gate.Ask},
+		{"gh api -f title=x repos/o/r/issues", gate.Ask},
+		{"gh api https://evil.example/x", gate.Ask},
+		{"go list -json ./...", gate.Allow},
+		{"go list -toolexec ./x ./...", gate.Ask},
+		{"go env -w GOFLAGS=-x", gate.Ask},
+		{"cargo metadata --format-version 1", gate.Allow},
+		{"cargo metadata --config build.rustc=./x", gate.Ask},
+		{"npm ls --depth=0", gate.Allow},
+		{"npm audit fix", gate.Ask},
+		{"npm version patch", gate.Ask},
+		{"pip list --outdated", gate.Allow},
+		{"pip install x", gate.Ask},
+	}
+	for _, tt := range packTests {
+		d := gate.Decide(gate.Request{Text: tt.text, Rules: packs, Paths: defaultPaths})
+		if d.Verdict() != tt.want {
+			t.Errorf("Decide(%q) with every pack = %s (%s); want %s", tt.text, d.Verdict(), d.Primary().Message, tt.want)
+		}
+		if d2 := gate.Decide(gate.Request{Text: tt.text, Rules: allowlist.Defaults(), Paths: defaultPaths}); d2.Verdict() == gate.Allow {
+			t.Errorf("Decide(%q) without packs allowed", tt.text)
+		}
+	}
+}
+
+// git in another directory asks unless the engine vouches for the
+// repository found there.
+func TestOtherRepository(t *testing.T) {
+	var asked []string
+	vet := func(ok bool) func(string) bool {
+		return func(dir string) bool { asked = append(asked, dir); return ok }
+	}
+	for _, tt := range []struct {
+		text  string
+		split bool
+		ok    bool
+		want  gate.Verdict
+		dir   string
+	}{
+		{"git -C sub log", false, true, gate.Allow, "/home/u/proj/sub"},
+		{"git -C sub log", false, false, gate.Ask, "/home/u/proj/sub"},
+		{"cd ./sub && git status", true, true, gate.Allow, "/home/u/proj/sub"},
+		{"cd ./sub && git -C deeper status", true, true, gate.Allow, "/home/u/proj/sub/deeper"},
+	} {
+		asked = nil
+		d := gate.Decide(gate.Request{Text: tt.text, Rules: allowlist.Defaults(), Paths: defaultPaths, Split: tt.split, VetDir: vet(tt.ok)})
+		if d.Verdict() != tt.want || len(asked) != 1 || asked[0] != tt.dir {
+			t.Errorf("Decide(%q) = %s (%s), vetted %q; want %s after vetting %s", tt.text, d.Verdict(), d.Primary().Message, asked, tt.want, tt.dir)
+		}
+	}
 }

@@ -265,9 +265,7 @@ func catalogueCall(rules []allowlist.Rule, argv []string) *allowlist.Call {
 // or echo's arguments are not paths); for any other command, every word.
 // Only a text whose every word is literal is narrowed so: a glob in a
 // pattern's place may expand into file names that land in a path's.
-// With contentOnly, the operands of NoContent entries (ls, stat, find)
-// are left out too: they print names and metadata, never contents.
-func pathSegments(rules []allowlist.Rule, segs [][]string, literal, contentOnly bool) [][]string {
+func pathSegments(rules []allowlist.Rule, segs [][]string, literal bool) [][]string {
 	if !literal {
 		return segs
 	}
@@ -278,13 +276,9 @@ func pathSegments(rules []allowlist.Rule, segs [][]string, literal, contentOnly 
 			out = append(out, argv)
 			continue
 		}
-		paths := c.Paths
-		if contentOnly && c.Entry.NoContent {
-			paths = c.ValuePaths // names and metadata only: no content to leak
-		}
-		words := make([]string, 0, len(paths)+1)
+		words := make([]string, 0, len(c.Paths)+1)
 		words = append(words, argv[0])
-		for _, p := range paths {
+		for _, p := range c.Paths {
 			if strings.HasPrefix(p, "-") {
 				p = "./" + p // an operand after "--": a relative path, not a flag
 			}
@@ -322,7 +316,7 @@ func otherRepository(req Request, file *syntax.File, d Decision) Decision {
 		if req.VetDir != nil && req.VetDir(abs) {
 			continue
 		}
-		p := ask(Reason{Check: CheckRepoConfig, Match: dir, Rule: "git in another directory",
+		p := ask(Reason{Check: CheckException, Match: dir, Rule: "git in another directory",
 			Message: fmt.Sprintf("git runs in %s, whose repository configuration was not checked", quoteMatch(dir))}, d.reasons...)
 		p.argv, p.literal, p.commands = d.argv, d.literal, d.commands
 		return p
@@ -359,19 +353,12 @@ func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decisi
 	var why Reason
 	self, sensitive := req.Paths.matchers()
 	literal := len(req.Argv) > 0 || literalFile(file)
-	// Self-protection judges every path word; the sensitive-path check
-	// leaves out the operands of programs that never read contents.
-	selfSegs := pathSegments(req.Rules, segs, literal, false)
-	sensSegs := pathSegments(req.Rules, segs, literal, true)
-	none := matcher{p: self.p}
-	selfHit, _, isSelf := hits(selfSegs, self, none)
-	_, sensHit, _ := hits(sensSegs, none, sensitive)
+	pathSegs := pathSegments(req.Rules, segs, literal)
+	selfHit, sensHit, isSelf := hits(pathSegs, self, sensitive)
 	if dir := cdTarget(req, file); dir != "" && !isSelf {
 		// "cd DIR && cat x" reads DIR/x: judge the words from DIR too.
 		self.p.Cwd, sensitive.p.Cwd = self.p.resolve(dir), sensitive.p.resolve(dir)
-		none.p.Cwd = self.p.Cwd
-		s2, _, self2 := hits(selfSegs, self, none)
-		_, h2, _ := hits(sensSegs, none, sensitive)
+		s2, h2, self2 := hits(pathSegs, self, sensitive)
 		if self2 {
 			selfHit, isSelf = s2, true
 		}
@@ -501,3 +488,20 @@ func isSubcommand(w string) bool {
 }
 
 func quoteMatch(s string) string { return strconv.Quote(s) }
+
+// SplitHint returns, for the person only, a sentence saying that split
+// mode (compound = "split") would have run the command without asking,
+// or "" when that is not so: d asked because of a compound or redirect
+// operator and Decide with Split set allows req. The check command and
+// the prompt show it; the text sent to the agent must not, since it would
+// propose a setting.
+func SplitHint(req Request, d Decision) string {
+	if req.Split || d.verdict != Ask || d.Primary().Check != CheckOperator {
+		return ""
+	}
+	req.Split = true
+	if Decide(req).verdict != Allow {
+		return ""
+	}
+	return "with compound = \"split\" this command would run without asking: each part is on the allowlist"
+}

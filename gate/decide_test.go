@@ -48,7 +48,7 @@ func TestDecideTable(t *testing.T) {
 		// Not on the allowlist.
 		{"git logs", gate.Ask, gate.CheckDefault, "git"},
 		{"gitlog", gate.Ask, gate.CheckDefault, "gitlog"},
-		{"git -C x log", gate.Ask, gate.CheckRepoConfig, "x"},
+		{"git -C x log", gate.Ask, gate.CheckException, "x"},
 		{"git -c core.pager=evil log", gate.Ask, gate.CheckDefault, "git"},
 		{"git --no-pager log", gate.Allow, gate.CheckAllowlist, "git log"},
 		{"/bin/ls", gate.Ask, gate.CheckDefault, "/bin/ls"},
@@ -308,6 +308,23 @@ func TestSuggestPrefix(t *testing.T) {
 	for text, want := range tests {
 		if got := gate.SuggestPrefix(strings.Fields(text)); got != want {
 			t.Errorf("SuggestPrefix(%q) = %q; want %q", text, got, want)
+		}
+	}
+}
+
+func TestSplitHint(t *testing.T) {
+	for text, want := range map[string]bool{
+		"git status && git log -3": true, "ls | head": true, "ls | sh": false, "git status": false, "ls > out": false,
+		"cat .env | head": false,
+	} {
+		req := gate.Request{Text: text, Rules: allowlist.Defaults(), Paths: defaultPaths}
+		d := gate.Decide(req)
+		if got := gate.SplitHint(req, d) != ""; got != want {
+			t.Errorf("SplitHint(%q) = %v; want %v", text, got, want)
+		}
+		req.Split = true
+		if gate.SplitHint(req, gate.Decide(req)) != "" {
+			t.Errorf("SplitHint(%q) in split mode is not empty", text)
 		}
 	}
 }

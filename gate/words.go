@@ -45,10 +45,10 @@ func (a Arg) mayStartFlag() bool {
 // globbed reports whether bash may expand the word into several words.
 func (a Arg) globbed() bool { return a.Expands == "glob" || a.Expands == "brace" }
 
-// literalFile reports whether every word of the parsed text is literal
-// after quote removal: no variable, substitution, glob, brace or tilde.
-// Only then are the catalogue's pattern and string operands sure to be
-// what the program receives in those positions.
+// literalFile reports whether every word of the parsed text is one word
+// after expansion: no variable, substitution, glob or brace (a tilde
+// expands to one word). Only then are the catalogue's pattern and string
+// operands sure to be in the positions the program receives them.
 func literalFile(f *syntax.File) (ok bool) {
 	defer func() {
 		if recover() != nil {
@@ -64,10 +64,10 @@ func literalFile(f *syntax.File) (ok bool) {
 		if !isWord {
 			continue
 		}
-		if _, static := staticWord(w); !static || expansion(w, false) != "" {
+		if _, static := staticWord(w); !static {
 			return false
 		}
-		if lit, isLit := w.Parts[0].(*syntax.Lit); isLit && strings.HasPrefix(lit.Value, "~") {
+		if e := expansion(w, false); e == "glob" || e == "brace" {
 			return false
 		}
 	}
