@@ -14,7 +14,7 @@ var findFlags = func() []Flag {
 		Use("-H", "follows operand symlinks"), Use("-L", "follows symlinks"), Use("-P", "never follows symlinks"),
 		Use("-D DEBUGOPTS", "debug output"), Use("-O0, -O1, -O2, -O3", "optimisation level"),
 		Use("-E", "BSD: extended regexps"), Use("-X", "BSD: warns on xargs-unsafe names"), Use("-s", "BSD: sorted traversal"),
-		Use("-x", "BSD: one file system"),
+		Use("-x", "BSD: one file system"), Use("-f PATH", "BSD: a starting point"),
 		Use("-daystart", "times from the start of today"), Use("-follow", "follows symlinks"),
 		Use("-regextype TYPE", "regex dialect"), Use("-warn", "warnings"), Use("-nowarn", "no warnings"),
 		Use("-depth", "contents before the directory"), Use("-d", "BSD: -depth"),
@@ -437,6 +437,14 @@ var psEntry = &Entry{Words: []string{"ps"}, Note: "lists processes (not BSD e, w
 		Refuse(Secrets, "-E", "BSD: prints the environment of processes"),
 	}}
 
+// calFlags are util-linux cal's and BSD ncal's.
+var calFlags = []Flag{
+	Use("-1, --one, -3, --three, -y, --year, -Y, --twelve, -j, --julian, -m, --monday, -s, --sunday, -w, --week[=N], -v, --vertical, --iso, -h, -b, -C, -J, -e, -o, -p", "layout"),
+	Use("-n, --months=N", "months"), Use("-S, --span", "span"), Use("--color[=WHEN]", "colours"), Use("-c, --columns=N", "columns"),
+	Use("-A N, -B N", "months after and before"), Use("-d YYYY-MM", "BSD: a month"), Use("-H YYYY-MM-DD", "BSD: highlight"),
+	Use("--reform=VALUE", "calendar reform"), Use("-V, --version", "prints the version"), Use("--help", "prints help"),
+}
+
 var sysEntries = []*Entry{
 	{Words: []string{"find"}, Note: "searches for files", Example: "find . -name x", ExactFlags: true, KeepFlags: true, Flags: findFlags},
 	sedEntry, dateEntry, jqEntry, psEntry, awkEntry("awk"), awkEntry("gawk"), awkEntry("mawk"), awkEntry("nawk"),
@@ -460,7 +468,7 @@ var sysEntries = []*Entry{
 		Use("-i, --hardware-platform", "platform"), Use("-o, --operating-system", "system"), help, version,
 	}},
 	{Words: []string{"uptime"}, Note: "prints how long the system has run", Example: "uptime", Operands: Operands{None: true}, Flags: []Flag{
-		Use("-p, --pretty", "pretty"), Use("-s, --since", "since"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
+		Use("-p, --pretty", "pretty"), Use("-s, --since", "since"), Use("-r, --raw", "raw numbers"), Use("-c, --container", "container uptime"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
 	{Words: []string{"df"}, Note: "prints file system usage", Example: "df -h", Flags: []Flag{
 		Use("-a, --all", "all"), Use("-B, --block-size=SIZE", "block size"), Use("-h, --human-readable", "human"),
@@ -506,6 +514,26 @@ var sysEntries = []*Entry{
 		Use("--cgroup=LIST", "cgroups"), Use("--ns=PID", "namespace"), Use("--nslist=LIST", "namespaces"),
 		Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 		Refuse(Unjudged, "-q", "pkill's queue flag; not judged"),
+	}},
+	{Words: []string{"cal"}, Note: "prints a calendar", Example: "cal", Operands: Operands{Strings: true, Max: 3}, Flags: calFlags},
+	{Words: []string{"ncal"}, Note: "prints a calendar", Example: "ncal", Operands: Operands{Strings: true, Max: 3}, Flags: calFlags},
+	{Words: []string{"who"}, Note: "lists logged-in users", Example: "who", Operands: Operands{Strings: true, Max: 2}, Flags: []Flag{
+		Use("-a, --all, -b, --boot, -d, --dead, -H, --heading, --ips, -l, --login, --lookup, -m, -p, --process, -q, --count, -r, --runlevel, -s, --short, -t, --time, -T, -w, --mesg, --message, --writable, -u, --users", "what to list"),
+		help, version,
+	}},
+	{Words: []string{"w"}, Note: "lists logged-in users and what they run", Example: "w", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
+		Use("-h, --no-header, -u, --no-current, -s, --short, -f, --from, -o, --old-style, -i, --ip-addr, -p, --pids", "output"),
+		Use("--help", "prints help"), Use("-V, --version", "prints the version"),
+	}},
+	{Words: []string{"last"}, Note: "lists past logins", Example: "last", Numeric: true, Operands: Operands{Strings: true}, Flags: []Flag{
+		Use("-a, --hostlast, -d, --dns, -F, --fulltimes, -i, --ip, -R, --nohostname, -w, --fullnames, -x, --system", "output"),
+		Use("-f, --file=FILE", "reads another login file"), Use("-n, --limit=N", "lines"), Use("-s, --since=TIME, -t, --until=TIME, -p, --present=TIME", "times"),
+		Use("--time-format=FORMAT", "time format"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
+	}},
+	{Words: []string{"zcat"}, Note: "prints decompressed files", Example: "zcat f.gz", Flags: []Flag{
+		Use("-f, --force", "also uncompressed input"), Use("-l, --list", "lists"), Use("-q, --quiet", "quiet"), Use("-r, --recursive", "recursive"),
+		Use("-S, --suffix=STRING", "suffix"), Use("--synchronous", "synchronous"), Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"),
+		help, version,
 	}},
 	{Words: []string{"nproc"}, Note: "prints the number of CPUs", Example: "nproc", Operands: Operands{None: true}, Flags: []Flag{
 		Use("--all", "all CPUs"), Use("--ignore=N", "ignores N"), help, version,

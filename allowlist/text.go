@@ -308,7 +308,7 @@ var textEntries = []*Entry{
 	{Words: []string{"true"}, Note: "does nothing, successfully", Example: "true", KeepFlags: true, Operands: Operands{Strings: true}},
 	{Words: []string{"false"}, Note: "does nothing, unsuccessfully", Example: "false", KeepFlags: true, Operands: Operands{Strings: true}},
 	{Words: []string{"which"}, Note: "locates programs on PATH", Example: "which ls", Operands: Operands{Strings: true}, Flags: []Flag{
-		Use("-a", "all matches"), Use("-s", "BSD: status only"),
+		Use("-a, --all", "all matches"), Use("-s", "BSD: status only"),
 	}},
 }
 
