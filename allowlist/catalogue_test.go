@@ -8,17 +8,6 @@ import (
 	"github.com/agentgate/agentgate/allowlist"
 )
 
-func entry(t *testing.T, name string) *allowlist.Entry {
-	t.Helper()
-	for _, e := range allowlist.Builtin() {
-		if e.Name() == name {
-			return e
-		}
-	}
-	t.Fatalf("no entry %q", name)
-	return nil
-}
-
 // judge returns "ok PATHS | STRINGS" or "ask WORD: WHY".
 func judge(t *testing.T, cmd string) string {
 	t.Helper()
