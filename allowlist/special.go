@@ -431,7 +431,7 @@ var psEntry = &Entry{Words: []string{"ps"}, Note: "lists processes (not BSD e, w
 		Use("-j", "jobs"), Use("-l", "long"), Use("-M, -Z", "security data"), Use("-y", "no flags"),
 		Use("--cols=N, --columns=N, --width=N", "width"), Use("--cumulative", "cumulative"), Use("-H, --forest", "tree"),
 		Use("--headers", "repeats headers"), Use("--no-headers, --no-heading", "no header"), Use("--lines=N, --rows=N", "rows"),
-		Use("--signames", "signal names"), Use("--sort=SPEC, -k SPEC", "sort key"), Use("-w", "wide"),
+		Use("--signames", "signal names"), Use("--sort=SPEC", "sort key"), Use("-w", "wide"),
 		Use("-L", "threads"), Use("-m", "threads after processes"), Use("-T", "threads"), Use("-V, --version", "prints the version"),
 		Use("--help[=SECTION]", "prints help"), Use("-n FILE", "name list file"), Use("-x", "BSD-style x"),
 		Refuse(Secrets, "-E", "BSD: prints the environment of processes"),
