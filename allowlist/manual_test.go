@@ -40,7 +40,7 @@ var newerThanInstalled = map[string]string{
 	"--unchanged-group-format": "diff, documented as --GTYPE-group-format", "--changed-group-format": "diff, documented as --GTYPE-group-format",
 	"--old-line-format": "diff, documented as --LTYPE-line-format", "--new-line-format": "diff, documented as --LTYPE-line-format",
 	"--unchanged-line-format": "diff, documented as --LTYPE-line-format",
-	"-b": "sed, refused: only with -i", "--binary": "sed, refused: only with -i",
+	"-b":                      "sed, refused: only with -i", "--binary": "sed, refused: only with -i",
 }
 
 // TestFlagsInManual checks that every flag name of every built-in entry

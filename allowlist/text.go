@@ -351,7 +351,7 @@ var grepFlags = []Flag{
 	Use("-Z, --null", "NUL after names (BSD -Z decompresses in-process)"), Use("-B, --before-context=N", "context before"),
 	Use("-A, --after-context=N", "context after"), Use("-C, --context=N", "context"), Use("--group-separator=SEP", "separator"),
 	Use("--no-group-separator", "no separator"), Use("--color[=WHEN], --colour[=WHEN]", "colours"), Use("-U, --binary", "binary"),
-Use("-O", "BSD: follows command-line symlinks"), Use("-S", "BSD: follows symlinks"),
+	Use("-O", "BSD: follows command-line symlinks"), Use("-S", "BSD: follows symlinks"),
 	Use("-p", "BSD: no symlinks"),
 }
 
