@@ -86,8 +86,8 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 			var a []Arg
 			for i, w := range c.Args {
 				arg, r, ok := wordArg(req.Text, w, i)
-				if ok && arg.Expands != "" {
-					r, ok = Reason{Check: CheckWords, Match: arg.Value, Message: fmt.Sprintf("word %d (%s) is not literal (%s)", i+1, arg.Value, arg.Expands)}, false
+				if e := strictExpansion(w); ok && e != "" {
+					r, ok = Reason{Check: CheckWords, Match: arg.Value, Message: fmt.Sprintf("word %d (%s) is not literal (%s)", i+1, arg.Value, e)}, false
 				}
 				if !ok {
 					r.Message = "split mode: " + r.Message
@@ -167,7 +167,7 @@ func badRedirect(text string, r *syntax.Redirect) (target string, why Reason, ok
 	src := text[r.Pos().Offset():r.End().Offset()]
 	literal := false
 	if r.Word != nil {
-		if _, static := staticWord(r.Word); static && expansion(r.Word, true) == "" {
+		if _, static := staticWord(r.Word); static && strictExpansion(r.Word) == "" {
 			if fields, err := wordFields(r.Word); err == nil && len(fields) == 1 {
 				target, literal = fields[0], true
 			}

@@ -318,3 +318,27 @@ func unescaped(s string) string {
 	}
 	return string(b)
 }
+
+// strictExpansion is expansion as split mode judges words: any unquoted
+// "*", "?", "[", "{" or "}", escaped or not, and a leading "~" count, as
+// the inspect package (the independent check of split mode's fuzz test)
+// reads them.
+func strictExpansion(w *syntax.Word) string {
+	for i, p := range w.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		switch {
+		case strings.ContainsAny(lit.Value, "*?["):
+			return "glob"
+		case strings.ContainsAny(lit.Value, "{}"):
+			return "brace"
+		case i == 0 && strings.HasPrefix(lit.Value, "~"):
+			return "tilde"
+		case strings.Contains(lit.Value, "=~") || strings.Contains(lit.Value, ":~"):
+			return "tilde"
+		}
+	}
+	return expansion(w, false)
+}
