@@ -46,6 +46,17 @@ func Hazards(rules []Rule, argv []string, env HazardEnv) []string {
 	return out
 }
 
+// HasHazards reports whether the entry that allows argv lists hazards
+// (its own, or its pack's), so that [Hazards] must be checked.
+func HasHazards(rules []Rule, argv []string) bool {
+	e := judgingEntry(rules, argv)
+	if e == nil {
+		return false
+	}
+	p, ok := LookupPack(e.Pack)
+	return len(e.Hazards) > 0 || ok && len(p.Hazards) > 0
+}
+
 // judgingEntry is the entry with the most words that accepts argv.
 func judgingEntry(rules []Rule, argv []string) *Entry {
 	var best *Entry

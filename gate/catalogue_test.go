@@ -89,12 +89,12 @@ func TestCatalogueFlags(t *testing.T) {
 		}
 		base := strings.Fields(e.Example)
 		if strings.Contains(e.Note, "always asks") {
-			if d := gate.Decide(gate.Request{Text: e.Example, Rules: rules}); d.Verdict() != gate.Ask {
+			if d := gate.Decide(gate.Request{Text: e.Example, Rules: rules, Hazards: noHazards}); d.Verdict() != gate.Ask {
 				t.Errorf("example %q = %s; want ask", e.Example, d.Verdict())
 			}
 			continue
 		}
-		if d := gate.Decide(gate.Request{Text: e.Example, Rules: rules}); d.Verdict() != gate.Allow {
+		if d := gate.Decide(gate.Request{Text: e.Example, Rules: rules, Hazards: noHazards}); d.Verdict() != gate.Allow {
 			t.Errorf("example %q = %s (%s); want allow", e.Example, d.Verdict(), d.Primary().Message)
 			continue
 		}
@@ -121,7 +121,7 @@ func TestCatalogueFlags(t *testing.T) {
 			for _, use := range flagUses(e, f) {
 				argv := append(append(append([]string{}, base[:len(e.Words)]...), use...), base[len(e.Words):]...)
 				text := shellJoin(argv)
-				d := gate.Decide(gate.Request{Text: text, Rules: rules})
+				d := gate.Decide(gate.Request{Text: text, Rules: rules, Hazards: noHazards})
 				if f.Effect == allowlist.Reads {
 					if d.Verdict() != gate.Allow {
 						t.Errorf("%s (%s) = %s (%s); want allow", text, f.Spec(), d.Verdict(), d.Primary().Message)
@@ -207,7 +207,7 @@ func TestCatalogueWords(t *testing.T) {
 		{"ls && cd sub", true, gate.Ask, gate.CheckDefault},
 	}
 	for _, tt := range tests {
-		d := gate.Decide(gate.Request{Text: tt.text, Rules: allowlist.Defaults(), Paths: defaultPaths, Split: tt.split})
+		d := gate.Decide(gate.Request{Text: tt.text, Rules: allowlist.Defaults(), Paths: defaultPaths, Split: tt.split, Hazards: noHazards})
 		if d.Verdict() != tt.want || d.Primary().Check != tt.check {
 			t.Errorf("Decide(%q, split=%v) = %s [%s] %s; want %s [%s]", tt.text, tt.split, d.Verdict(), d.Primary().Check, d.Primary().Message, tt.want, tt.check)
 		}
@@ -248,7 +248,7 @@ func TestCatalogueWords(t *testing.T) {
 		{"pip install x", gate.Ask},
 	}
 	for _, tt := range packTests {
-		d := gate.Decide(gate.Request{Text: tt.text, Rules: packs, Paths: defaultPaths})
+		d := gate.Decide(gate.Request{Text: tt.text, Rules: packs, Paths: defaultPaths, Hazards: noHazards})
 		if d.Verdict() != tt.want {
 			t.Errorf("Decide(%q) with every pack = %s (%s); want %s", tt.text, d.Verdict(), d.Primary().Message, tt.want)
 		}
@@ -281,6 +281,34 @@ func TestOtherRepository(t *testing.T) {
 		d := gate.Decide(gate.Request{Text: tt.text, Rules: allowlist.Defaults(), Paths: defaultPaths, Split: tt.split, VetDir: vet(tt.ok)})
 		if d.Verdict() != tt.want || len(asked) != 1 || asked[0] != tt.dir {
 			t.Errorf("Decide(%q) = %s (%s), vetted %q; want %s after vetting %s", tt.text, d.Verdict(), d.Primary().Message, asked, tt.want, tt.dir)
+		}
+	}
+}
+
+// A command whose entry has hazards asks when nobody checked them, and
+// when the check finds one; it runs when the check finds none.
+func TestHazardsAsk(t *testing.T) {
+	rules := allRules()
+	found := func([]string) []string { return []string{"the kubeconfig runs a credential plugin program"} }
+	for _, tt := range []struct {
+		text    string
+		hazards func([]string) []string
+		want    gate.Verdict
+	}{
+		{"kubectl get pods", nil, gate.Ask},
+		{"kubectl get pods", found, gate.Ask},
+		{"kubectl get pods", noHazards, gate.Allow},
+		{"git remote -v", nil, gate.Ask},
+		{"git remote -v", noHazards, gate.Allow},
+		{"git log", nil, gate.Allow},
+		{"ls | kubectl get pods", nil, gate.Ask},
+	} {
+		d := gate.Decide(gate.Request{Text: tt.text, Rules: rules, Paths: defaultPaths, Split: true, Hazards: tt.hazards})
+		if d.Verdict() != tt.want {
+			t.Errorf("Decide(%q) = %s (%s); want %s", tt.text, d.Verdict(), d.Primary().Message, tt.want)
+		}
+		if d.Verdict() == gate.Ask && d.Primary().Check != gate.CheckHazard {
+			t.Errorf("Decide(%q) asks for %s; want %s", tt.text, d.Primary().Check, gate.CheckHazard)
 		}
 	}
 }

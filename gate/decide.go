@@ -35,6 +35,12 @@ type Request struct {
 	// on it the configuration checks it runs for the working directory.
 	// When nil, "git -C DIR ..." and "cd DIR && git ..." ask.
 	VetDir func(dir string) bool
+	// Hazards, when set, returns why an allowed command must ask after all
+	// because of a file or variable that makes its program run another or
+	// connect elsewhere (the engine sets it to allowlist.Hazards with the
+	// command's directory and environment). When nil, commands of entries
+	// that have hazards (the packs, "git remote -v") ask.
+	Hazards func(argv []string) []string
 }
 
 // Decide judges a command. The first step that applies wins:
@@ -82,6 +88,9 @@ func Decide(req Request) (d Decision) {
 	}
 	if d.verdict == Allow {
 		d = otherRepository(req, file, d)
+	}
+	if d.verdict == Allow {
+		d = hazards(req, d)
 	}
 	if d.verdict != Deny {
 		d = askRules(req, segs, d)
@@ -318,6 +327,36 @@ func otherRepository(req Request, file *syntax.File, d Decision) Decision {
 		}
 		p := ask(Reason{Check: CheckException, Match: dir, Rule: "git in another directory",
 			Message: fmt.Sprintf("git runs in %s, whose repository configuration was not checked", quoteMatch(dir))}, d.reasons...)
+		p.argv, p.literal, p.commands = d.argv, d.literal, d.commands
+		return p
+	}
+	return d
+}
+
+// CheckHazard is the step that asks because a file or variable would make
+// an allowed program run another one or connect elsewhere.
+const CheckHazard Check = "program configuration"
+
+// hazards turns an allow into an ask when a command allowed through a
+// catalogue entry with hazards meets one, or when nobody checked.
+func hazards(req Request, d Decision) Decision {
+	for _, argv := range d.commands {
+		if !allowlist.HasHazards(req.Rules, argv) {
+			continue
+		}
+		var why Reason
+		switch {
+		case req.Hazards == nil:
+			why = Reason{Check: CheckHazard, Match: argv[0],
+				Message: fmt.Sprintf("%s reads files that can make it run other programs or connect elsewhere, and they were not checked", quoteMatch(argv[0]))}
+		default:
+			hs := req.Hazards(argv)
+			if len(hs) == 0 {
+				continue
+			}
+			why = Reason{Check: CheckHazard, Match: argv[0], Message: fmt.Sprintf("%s: %s", argv[0], hs[0])}
+		}
+		p := ask(why, d.reasons...)
 		p.argv, p.literal, p.commands = d.argv, d.literal, d.commands
 		return p
 	}
