@@ -425,7 +425,7 @@ func TestTrustSummary(t *testing.T) {
 func TestPacks(t *testing.T) {
 	w := newWorld(t)
 	c := w.load(w.opts())
-	if len(c.Packs) != 0 || w.decide(c, "kubectl get pods").Verdict() != gate.Ask {
+	if len(c.Packs) != 0 || decidePacked(w, c, "kubectl get pods").Verdict() != gate.Ask {
 		t.Fatalf("packs on by default: %v", c.Packs)
 	}
 	w.write(filepath.Join(w.cfg, "config.toml"), "packs = [\"kubectl\", \"gh\"]\n")
@@ -433,7 +433,7 @@ func TestPacks(t *testing.T) {
 	if strings.Join(c.Packs, ",") != "kubectl,gh" {
 		t.Errorf("packs = %v", c.Packs)
 	}
-	d := w.decide(c, "kubectl get pods")
+	d := decidePacked(w, c, "kubectl get pods")
 	if d.Verdict() != gate.Allow || d.Primary().Source != "pack kubectl" {
 		t.Errorf("kubectl get pods with the pack: %s from %s", d.Verdict(), d.Primary().Source)
 	}
@@ -442,19 +442,25 @@ func TestPacks(t *testing.T) {
 			t.Errorf("pack rule %s has sandbox %q", r, r.Sandbox)
 		}
 	}
-	if w.decide(c, "docker ps").Verdict() != gate.Ask {
+	if decidePacked(w, c, "docker ps").Verdict() != gate.Ask {
 		t.Error("a pack not named is on")
 	}
 	proj := w.write(filepath.Join(w.repo, ".agentgate.toml"), "packs = [\"docker\"]\n")
-	if c = w.load(w.opts()); w.decide(c, "docker ps").Verdict() != gate.Ask {
+	if c = w.load(w.opts()); decidePacked(w, c, "docker ps").Verdict() != gate.Ask {
 		t.Error("an untrusted project file turned a pack on")
 	}
 	w.trust(proj)
-	if c = w.load(w.opts()); w.decide(c, "docker ps").Verdict() != gate.Allow {
+	if c = w.load(w.opts()); decidePacked(w, c, "docker ps").Verdict() != gate.Allow {
 		t.Error("a trusted project file could not turn a pack on")
 	}
 	w.write(filepath.Join(w.cfg, "config.toml"), "packs = [\"kubeclt\"]\n")
 	if _, err := config.Load(w.opts()); err == nil || !strings.Contains(err.Error(), "kubectl") {
 		t.Errorf("unknown pack: %v", err)
 	}
+}
+
+// decidePacked decides as the engine does for a project without hazards.
+func decidePacked(w *world, c *config.Config, text string) gate.Decision {
+	return gate.Decide(gate.Request{Text: text, Rules: c.Rules, Paths: c.Paths(w.home, w.repo),
+		Hazards: func([]string) []string { return nil }})
 }
