@@ -326,7 +326,7 @@ func otherRepository(req Request, file *syntax.File, d Decision) Decision {
 			continue
 		}
 		p := ask(Reason{Check: CheckException, Match: dir, Rule: "git in another directory",
-			Message: fmt.Sprintf("git runs in %s, whose repository configuration was not checked", quoteMatch(dir))}, d.reasons...)
+			Message: fmt.Sprintf("git runs in %s, whose repository could not be checked or names a program git could run", quoteMatch(dir))}, d.reasons...)
 		p.argv, p.literal, p.commands = d.argv, d.literal, d.commands
 		return p
 	}
