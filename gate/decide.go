@@ -253,6 +253,16 @@ func entryExpansion(r *allowlist.Rule, args []Arg) (Reason, bool) {
 	return Reason{}, false
 }
 
+// runsXargs reports whether any command of the text is xargs.
+func runsXargs(segs [][]string) bool {
+	for _, argv := range segs {
+		if len(argv) > 0 && argv[0] == "xargs" {
+			return true
+		}
+	}
+	return false
+}
+
 // catalogueCall returns the call of the first catalogue entry among rules
 // that accepts argv, or nil.
 func catalogueCall(rules []allowlist.Rule, argv []string) *allowlist.Call {
@@ -391,7 +401,9 @@ func askRules(req Request, segs [][]string, d Decision) Decision {
 func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decision {
 	var why Reason
 	self, sensitive := req.Paths.matchers()
-	literal := len(req.Argv) > 0 || literalFile(file)
+	// xargs turns words of other commands into file names ("echo .env |
+	// xargs cat"): with it anywhere, every word is judged as a path.
+	literal := (len(req.Argv) > 0 || literalFile(file)) && !runsXargs(segs)
 	pathSegs := pathSegments(req.Rules, segs, literal)
 	selfHit, sensHit, isSelf := hits(pathSegs, self, sensitive)
 	if dir := cdTarget(req, file); dir != "" && !isSelf {
