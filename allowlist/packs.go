@@ -58,6 +58,11 @@ func withGlobals(g *Entry, e *Entry) *Entry {
 // ghJQCheck judges --jq filters as jq's (gh's gojq has env and $ENV,
 // and GH_TOKEN is in the environment).
 func ghJQCheck(c *Call) *Refusal {
+	for _, r := range c.Values("-R") {
+		if strings.Count(r, "/") >= 2 {
+			return refuse(r, "names another host, to which gh would send a token")
+		}
+	}
 	for _, q := range c.Values("--jq") {
 		if why := jqFilterReadOnly(q); why != "" {
 			return refuse(q, "%s", why)
@@ -160,12 +165,12 @@ var ghEntries = []*Entry{
 	gh("release verify", "verifies a release's attestation", ghList...), gh("release verify-asset", "verifies an asset's attestation", ghList...),
 	gh("attestation verify", "verifies an artifact's attestation", ghList...), gh("at verify", "verifies an artifact's attestation", ghList...),
 	gh("attestation trusted-root", "prints the trusted root", ghList...), gh("--version", "prints the version"), gh("version", "prints the version"),
-	gh("auth status", "shows authentication status (tokens masked)", Use("-h, --hostname=HOST", "host"), Use("-a, --active", "active"),
+	gh("auth status", "shows authentication status (tokens masked)", Use("-a, --active", "active"),
 		Refuse(Secrets, "-t, --show-token", "prints the token")),
 	func() *Entry {
 		e := gh("api", "GETs a GitHub API path (no fields, no method)", Use("--paginate", "all pages"), Use("--slurp", "slurps pages"),
 			Use("-i, --include", "headers"), Use("--silent", "no body"), Use("--cache=DURATION", "cache"), Use("-p, --preview=NAMES", "previews"),
-			Use("-H, --header=KEY", "a request header"), Use("--hostname=HOST", "host"),
+			Use("-H, --header=KEY", "a request header"), Refuse(Network, "--hostname=HOST", "sends the request, and a token, to another host"),
 			Use("-X, --method=METHOD", "the method (judged: GET only)"),
 			Refuse(Writes, "-f, --raw-field=KEY", "fields make a POST"), Refuse(Writes, "-F, --field=KEY", "fields make a POST"),
 			Refuse(Writes, "--input=FILE", "sends a body"), Refuse(Secrets, "--verbose", "prints the request, with its headers"))
@@ -312,6 +317,17 @@ func dockerLike(prog string) []*Entry {
 		docker(prog, "compose images", "lists compose images", composeFlags...), docker(prog, "compose top", "lists compose processes", composeFlags...),
 		docker(prog, "compose version", "prints the compose version", composeFlags...), docker(prog, "compose port", "prints a published port", composeFlags...),
 		docker(prog, "compose events", "prints compose events", composeFlags...),
+		func() *Entry {
+			e := docker(prog, "compose config --services", "lists the names in the compose files (--services, --volumes, --profiles, --images, --networks only: the whole config holds environment values)",
+				Use("--services, --volumes, --profiles, --images, --networks", "names"), Use("-q, --quiet", "quiet"))
+			e.Check = func(c *Call) *Refusal {
+				if !c.Has("--services", "--volumes", "--profiles", "--images", "--networks") {
+					return refuse(c.Entry.Name(), "prints the whole configuration, environment values included")
+				}
+				return nil
+			}
+			return e
+		}(),
 		docker(prog, "history", "shows an image's layers", Use("-H, --human", "human"), Use("--no-trunc", "no truncation"), Use("-q, --quiet", "ids"), Use("--format=TEMPLATE", "format (judged)")),
 		func() *Entry {
 			e := docker(prog, "logs", "prints a container's logs: always asks, since logs can hold secrets the application wrote",
@@ -437,6 +453,22 @@ func init() {
 	}
 }
 
+// secretKeyCheck refuses configuration keys that may hold a credential.
+func secretKeyCheck(c *Call) *Refusal {
+	if len(c.Operands) == 0 {
+		return refuse(c.Entry.Name(), "prints every setting; name one")
+	}
+	for _, k := range c.Operands {
+		lk := strings.ToLower(k)
+		for _, s := range []string{"auth", "token", "password", "pass", "cert", "key", "url", "proxy", "registry", "_", ":"} {
+			if strings.Contains(lk, s) {
+				return refuse(k, "key may hold a credential")
+			}
+		}
+	}
+	return nil
+}
+
 // Package managers: listing and metadata commands only. None of these
 // runs install scripts; what they do run is listed as hazards.
 func pm(pack, words, note string, flags ...Flag) *Entry {
@@ -461,6 +493,11 @@ var npmEntries = func() []*Entry {
 		"access list", "access get", "whoami", "find-dupes", "query", "dist-tag ls", "pkg get", "stars", "sbom", "completion", "diff",
 		"profile get", "token list"} {
 		out = append(out, pm("npm", "npm "+w, "npm metadata ("+w+")", npmCommon...))
+	}
+	for _, e := range out {
+		if w := e.Name(); w == "npm config get" || w == "npm get" {
+			e.Check, e.Example = secretKeyCheck, w+" editor"
+		}
 	}
 	version := pm("npm", "npm version", "prints versions (an operand bumps the version)", npmCommon...)
 	version.Operands = Operands{None: true}
@@ -498,17 +535,24 @@ var pipCommon = []Flag{
 
 var pipEntries = func() []*Entry {
 	var out []*Entry
+	uvVersion := pm("pip", "uv version", "prints the project version (an operand or --bump sets it)", Use("--short", "short"),
+		Use("--output-format=FORMAT", "format"), Use("--offline, --no-cache, -n", "no network or cache"),
+		Refuse(Writes, "--bump=PART, --dry-run, --no-sync, --frozen, --locked", "changes or locks the project version"))
+	uvVersion.Operands = Operands{None: true}
+	out = append(out, uvVersion)
 	for _, prog := range []string{"pip", "pip3"} {
 		for _, w := range []string{"list", "show", "freeze", "check", "index versions", "inspect", "--version", "-V", "search",
-			"help", "--help", "-h", "debug", "config list", "config get", "config debug", "cache dir", "cache info", "cache list", "hash"} {
+			"help", "--help", "-h", "debug", "cache dir", "cache info", "cache list", "hash"} {
 			out = append(out, pm("pip", prog+" "+w, "pip metadata ("+w+")", pipCommon...))
 		}
 	}
-	for _, w := range []string{"pip list", "pip show", "pip freeze", "pip check", "pip tree", "--version", "-V", "help", "--help", "-h", "self version"} {
+	for _, w := range []string{"pip list", "pip show", "pip freeze", "pip check", "pip tree", "--version", "-V", "--help", "-h", "self version",
+		"python list", "python find", "python dir"} {
 		out = append(out, pm("pip", "uv "+w, "uv metadata ("+w+")", append([]Flag{
 			Use("--strict", "strict"), Use("--no-dedupe", "no dedupe"), Use("-d, --depth=N", "depth"), Use("--package=NAME", "package"),
 			Use("--invert", "inverts"), Use("--system", "system interpreter"), Use("-p, --python=PATH", "interpreter"),
 			Use("--offline, --no-cache, -n", "no network or cache"), Use("--color=WHEN", "colours"), Use("--directory=DIR, --project=DIR", "directory"),
+			Use("--only-installed, --only-downloads, --show-urls, --all-versions, --all-platforms, --all-arches, --managed-python, --no-managed-python, --no-python-downloads, --script=FILE, --bin", "python listing"),
 			Refuse(Unjudged, "--config-file=FILE", "reads another configuration"),
 		}, pipCommon...)...))
 	}
@@ -526,10 +570,24 @@ var goCommon = []Flag{
 	Refuse(Writes, "-w", "writes the go env file"),
 }
 
+// goEnvCheck wants named keys, none that may hold a credential.
+func goEnvCheck(c *Call) *Refusal {
+	if len(c.Operands) == 0 {
+		return refuse("go env", "prints every setting, GOPROXY and GOAUTH included; name the ones wanted")
+	}
+	for _, k := range c.Operands {
+		if k == "GOPROXY" || k == "GOAUTH" || k == "GONOSUMDB" || k == "GOPRIVATE" || k == "GOINSECURE" {
+			return refuse(k, "may hold credentials or private hosts")
+		}
+	}
+	return nil
+}
+
 var goEntries = []*Entry{
 	{Words: []string{"go", "list"}, Note: "lists packages or modules (no build)", Example: "go list ./...", Pack: "go", Sandbox: PackSandbox, SingleDash: true, Flags: goCommon, Operands: Operands{Strings: true}},
 	{Words: []string{"go", "version"}, Note: "prints the Go version", Example: "go version", Pack: "go", Sandbox: PackSandbox, SingleDash: true, Flags: goCommon},
-	{Words: []string{"go", "env"}, Note: "prints Go settings (not -w, -u)", Example: "go env GOPATH", Pack: "go", Sandbox: PackSandbox, SingleDash: true, Flags: goCommon, Operands: Operands{Strings: true}},
+	{Words: []string{"go", "env"}, Note: "prints named Go settings (not -w, -u; not GOPROXY or GOAUTH, which can hold credentials)", Example: "go env GOPATH",
+		Pack: "go", Sandbox: PackSandbox, SingleDash: true, Flags: goCommon, Operands: Operands{Strings: true}, Check: goEnvCheck},
 	{Words: []string{"go", "doc"}, Note: "prints documentation", Example: "go doc fmt", Pack: "go", Sandbox: PackSandbox, SingleDash: true, Flags: goCommon, Operands: Operands{Strings: true}},
 	{Words: []string{"go", "mod", "graph"}, Note: "prints the module graph", Example: "go mod graph", Pack: "go", Sandbox: PackSandbox, SingleDash: true, Flags: goCommon},
 	{Words: []string{"go", "mod", "why"}, Note: "explains a dependency", Example: "go mod why fmt", Pack: "go", Sandbox: PackSandbox, SingleDash: true, Flags: goCommon, Operands: Operands{Strings: true}},
