@@ -528,3 +528,14 @@ func (e *Entry) GlobRisk(glob string) bool {
 	}
 	return false
 }
+
+// flagIndexNames lists the entry's flag names, before the index is built.
+func (e *Entry) flagIndexNames() map[string]bool {
+	out := map[string]bool{}
+	for _, f := range e.Flags {
+		for _, n := range f.Names {
+			out[n] = true
+		}
+	}
+	return out
+}

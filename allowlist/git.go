@@ -364,3 +364,13 @@ var gitEntries = []*Entry{
 	{Words: []string{"git", "grep"}, Note: "searches tracked files", Example: "git grep x", Numeric: true, Flags: gitGrepFlags,
 		Operands: Operands{Lead: 1, LeadUnless: []string{"-e", "-f"}}},
 }
+
+// Every git subcommand refuses --help: it starts the manual viewer, which
+// runs a pager.
+func init() {
+	for _, e := range gitEntries {
+		if _, ok := e.flagIndexNames()["--help"]; !ok {
+			e.Flags = append(e.Flags, Refuse(Runs, "--help", "starts a manual viewer, which runs a pager"))
+		}
+	}
+}

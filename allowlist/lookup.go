@@ -82,3 +82,32 @@ func Normalize(argv []string) []string {
 	}
 	return append([]string{argv[0]}, argv[1+n:]...)
 }
+
+// PathWords returns the words of argv that the catalogue judges as paths:
+// the operands and flag values of the entry that accepts argv, an operand
+// that starts with "-" written "./-x" so that it is not taken for a flag.
+// When no entry accepts argv, every word is returned. A checker of what
+// words reach on disk calls it to leave patterns and strings alone
+// ("grep .env src" reads src, not .env); it must not when the text holds
+// a glob or xargs, as gate.Decide does not.
+func PathWords(rules []Rule, argv []string) []string {
+	e := judgingEntry(rules, argv)
+	if e == nil {
+		return argv
+	}
+	c, r, _ := e.Judge(argv)
+	if r != nil {
+		return argv
+	}
+	out := []string{argv[0]}
+	for _, p := range c.Paths {
+		if strings.HasPrefix(p, "-") {
+			p = "./" + p
+		}
+		out = append(out, p)
+		if c.Dir != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+			out = append(out, c.Dir+"/"+p)
+		}
+	}
+	return out
+}

@@ -43,14 +43,3 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 	}
 	return d
 }
-
-// vetRepository reports whether the git repository found from dir names
-// no program git could run, as VetWorld checks the working directory's.
-// Any failure to read it is a no.
-func (e *Engine) vetRepository(dir string) bool {
-	c := exec.Command("git", gitsafe.ListArgs...)
-	c.Dir = dir
-	c.Env = gitsafe.Environ(e.Environ())
-	out, err := c.Output()
-	return err == nil && len(gitsafe.Findings(out)) == 0
-}

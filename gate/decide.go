@@ -290,23 +290,7 @@ func pathSegments(rules []allowlist.Rule, segs [][]string, literal bool) [][]str
 	}
 	out := make([][]string, 0, len(segs))
 	for _, argv := range segs {
-		c := catalogueCall(rules, argv)
-		if c == nil {
-			out = append(out, argv)
-			continue
-		}
-		words := make([]string, 0, len(c.Paths)+1)
-		words = append(words, argv[0])
-		for _, p := range c.Paths {
-			if strings.HasPrefix(p, "-") {
-				p = "./" + p // an operand after "--": a relative path, not a flag
-			}
-			words = append(words, p)
-			if c.Dir != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
-				words = append(words, c.Dir+"/"+p)
-			}
-		}
-		out = append(out, words)
+		out = append(out, allowlist.PathWords(rules, argv))
 	}
 	return out
 }
