@@ -64,9 +64,6 @@ func (e *Engine) Judge(req gate.Request, cfg *config.Config, cwd, home, sess str
 	req.Hazards = func(argv []string) []string {
 		return allowlist.Hazards(cfg.Rules, argv, allowlist.HazardEnv{Cwd: cwd, Home: home, Getenv: e.Getenv})
 	}
-	// "git -C DIR" and "cd DIR && git": VetWorld vets the repository
-	// where each git command runs (resolve.Dirs, gitsafe.Vet).
-	req.VetDir = func(string) bool { return true }
 	j := &Judgement{Request: req, Config: cfg, Cwd: cwd, Session: sess, Harness: "exec"}
 	j.Decision = gate.Decide(req)
 	if j.Decision.Verdict() == gate.Allow {
