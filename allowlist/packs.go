@@ -286,6 +286,7 @@ func dockerLike(prog string) []*Entry {
 		docker(prog, "image ls", "lists images", psFlags...), docker(prog, "image list", "lists images", psFlags...),
 		docker(prog, "network ls", "lists networks", psFlags...), docker(prog, "volume ls", "lists volumes", psFlags...),
 		docker(prog, "version", "prints versions", Use("-f, --format=TEMPLATE", "format (judged)")),
+		docker(prog, "--version", "prints the client version"),
 		docker(prog, "info", "prints system information", Use("-f, --format=TEMPLATE", "format (judged)")),
 		docker(prog, "system df", "prints disk usage", Use("-v, --verbose", "verbose"), Use("--format=TEMPLATE", "format (judged)")),
 		docker(prog, "context ls", "lists contexts", Use("-q, --quiet", "names"), Use("--format=TEMPLATE", "format (judged)")),
