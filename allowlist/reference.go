@@ -9,6 +9,7 @@ import (
 // Reference writes the catalogue as a Markdown page, one table per
 // program with a note per flag: docs/catalogue.md, kept in step by a test.
 func Reference(w io.Writer) {
+	seen := map[string]string{}
 	fmt.Fprint(w, "# The read-only catalogue\n\n")
 	fmt.Fprint(w, "Generated from allowlist/ by `go test ./allowlist -run TestReference -update`; do not edit by hand.\n\n")
 	fmt.Fprint(w, "Each program lists every flag it accepts. A flag not listed asks, and so does a flag marked with what it does\n"+
@@ -17,7 +18,7 @@ func Reference(w io.Writer) {
 		"GNU getopt allows; an abbreviation that could stand for a refused flag asks.\n\n")
 	fmt.Fprint(w, "## Built in\n\n")
 	for _, e := range builtin {
-		entryReference(w, e)
+		entryReference(w, e, seen)
 	}
 	fmt.Fprint(w, "## Packs\n\nOff by default; `packs = [\"gh\", ...]` in a trusted configuration file turns them on. Their commands run with the sandbox level `read-only+network`.\n\n")
 	for _, p := range packs {
@@ -33,13 +34,21 @@ func Reference(w io.Writer) {
 			fmt.Fprintf(w, "- %s: %s\n", what, h.Why)
 		}
 		fmt.Fprintln(w)
+		shown := map[string]bool{}
 		for _, e := range p.Entries {
-			entryReference(w, e)
+			if g := globals[e.Words[0]]; g != nil && !shown[e.Words[0]] {
+				shown[e.Words[0]] = true
+				fmt.Fprintf(w, "#### %s: options of every subcommand\n\n", e.Words[0])
+				flagTable(w, g.Flags, nil)
+			}
+			entryReference(w, e, seen)
 		}
 	}
 }
 
-func entryReference(w io.Writer, e *Entry) {
+// entryReference writes one entry; seen maps a flag table already written
+// to its entry, so that entries sharing one refer to it.
+func entryReference(w io.Writer, e *Entry, seen map[string]string) {
 	level := "###"
 	if e.Pack != "" {
 		level = "####"
@@ -63,11 +72,39 @@ func entryReference(w io.Writer, e *Entry) {
 		fmt.Fprint(w, " Its operands are parsed (see the note).")
 	}
 	fmt.Fprint(w, "\n\n")
-	if len(e.Flags) == 0 {
+	var key strings.Builder
+	for _, f := range e.Flags {
+		key.WriteString(f.Spec() + "\x00" + f.Note + "\x00" + f.Effect.String() + "\x00")
+	}
+	if first, ok := seen[key.String()]; ok && len(e.Flags) > 0 {
+		fmt.Fprintf(w, "Flags: as for `%s`.\n\n", first)
+		return
+	}
+	seen[key.String()] = e.Name()
+	flagTable(w, e.Flags, globals[e.Words[0]])
+}
+
+
+// flagTable writes the flags as a table, leaving out those of skip (a
+// program's global options, shown once).
+func flagTable(w io.Writer, flags []Flag, skip *Entry) {
+	inSkip := map[string]bool{}
+	if skip != nil && len(flags) > 0 && &flags[0] != &skip.Flags[0] {
+		for _, f := range skip.Flags {
+			inSkip[f.Spec()+f.Note] = true
+		}
+	}
+	var rows []Flag
+	for _, f := range flags {
+		if !inSkip[f.Spec()+f.Note] {
+			rows = append(rows, f)
+		}
+	}
+	if len(rows) == 0 {
 		return
 	}
 	fmt.Fprint(w, "| flag | value | does |\n|---|---|---|\n")
-	for _, f := range e.Flags {
+	for _, f := range rows {
 		value := ""
 		switch {
 		case f.Value == "":
