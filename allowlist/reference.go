@@ -84,7 +84,6 @@ func entryReference(w io.Writer, e *Entry, seen map[string]string) {
 	flagTable(w, e.Flags, globals[e.Words[0]])
 }
 
-
 // flagTable writes the flags as a table, leaving out those of skip (a
 // program's global options, shown once).
 func flagTable(w io.Writer, flags []Flag, skip *Entry) {
