@@ -34,7 +34,7 @@ func TestNextStepProposesNoRule(t *testing.T) {
 
 func TestSuggestRule(t *testing.T) {
 	tests := map[string]string{
-		"git stash list": `add prefix = ["git stash list"] to [allow] in CFG`,
+		"git lfs ls-files": `add prefix = ["git lfs ls-files"] to [allow] in CFG`,
 		"touch x":        `add prefix = ["touch"] to [allow] in CFG`,
 		"git stash":      "",
 		"python3 x.py":   "",
