@@ -93,22 +93,15 @@ func TestDefaultsWellFormed(t *testing.T) {
 			t.Errorf("default rule %s twice", r)
 		}
 		seen[r.String()] = true
-		for _, e := range r.Except {
-			if _, err := allowlist.ParseException(e.Text, e.Why); err != nil || e.Why == "" {
-				t.Errorf("%s: exception %q: %v", r, e.Text, err)
-			}
+		if r.Entry == nil || len(r.Except) > 0 {
+			t.Errorf("default rule %s is not a catalogue entry with an accept-list", r)
 		}
 	}
 }
 
 func ExampleRule_CheckExceptions() {
-	var find allowlist.Rule
-	for _, r := range allowlist.Defaults() {
-		if r.String() == "find" {
-			find = r
-		}
-	}
-	hit, ok := find.CheckExceptions([]string{"find", ".", "-name", "*.tmp", "-delete"})
+	plan := allowlist.Rule{Prefix: []string{"terraform", "plan"}, Except: []allowlist.Exception{{Text: "-out", Why: "writes a plan file"}}}
+	hit, ok := plan.CheckExceptions([]string{"terraform", "plan", "-out"})
 	fmt.Println(ok, hit.Word, hit.Exception.Why)
-	// Output: true -delete deletes files
+	// Output: true -out writes a plan file
 }

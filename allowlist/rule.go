@@ -82,6 +82,9 @@ type Rule struct {
 	// Note says, for the human, why the rule exists or what it allows.
 	Note   string
 	Source Source
+	// Entry, for a rule of the read-only catalogue, is the program's
+	// table: its flags are an accept-list, and Except is not used.
+	Entry *Entry
 	// Sandbox is the confinement a command allowed by this rule runs
 	// under: "read-only", "read-only+network", "workspace" or "none".
 	// Empty means the default: "read-only" for the built-in rules, "none"

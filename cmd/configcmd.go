@@ -43,6 +43,13 @@ kind and source (file:line, "default" or "flag").`,
 func printConfig(w io.Writer, c *config.Config) {
 	fmt.Fprintf(w, "mode: %s (from %s)\n", c.Mode, c.ModeSource)
 	fmt.Fprintf(w, "compound: %s (from %s)\n", c.Compound, c.CompoundSource)
+	if len(c.Packs) == 0 {
+		fmt.Fprintf(w, "packs: none (available: %s)\n", strings.Join(allowlist.PackNames(), ", "))
+	}
+	for i, p := range c.Packs {
+		pk, _ := allowlist.LookupPack(p)
+		fmt.Fprintf(w, "pack %s (from %s, sandbox %s): %s\n", p, c.PackSources[i], allowlist.PackSandbox, pk.Note)
+	}
 	fmt.Fprintf(w, "prompt_timeout: %s  prompt_challenge: %v  session_ttl: %s  breaker: %d in %s\n",
 		c.PromptTimeout, c.PromptChallenge, c.SessionTTL, c.BreakerThreshold, c.BreakerWindow)
 	fmt.Fprintf(w, "files:\n")
@@ -59,6 +66,9 @@ func printConfig(w io.Writer, c *config.Config) {
 				continue
 			}
 			fmt.Fprintf(w, "  %-5s %-22s %s", r.Kind, r.String(), r.Source)
+			if r.Sandbox != "" {
+				fmt.Fprintf(w, "  sandbox %s", r.Sandbox)
+			}
 			if len(r.Except) > 0 {
 				ex := make([]string, len(r.Except))
 				for i, e := range r.Except {

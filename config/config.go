@@ -100,11 +100,16 @@ type File struct {
 
 // Config is the effective configuration.
 type Config struct {
-	Rules            []allowlist.Rule
-	Mode             Mode
-	ModeSource       string
-	Compound         string
-	CompoundSource   string
+	Rules          []allowlist.Rule
+	Mode           Mode
+	ModeSource     string
+	Compound       string
+	CompoundSource string
+	// Packs are the opt-in packs of read-only commands turned on by the
+	// trusted files (see allowlist.PackNames), each with the file that
+	// named it first.
+	Packs            []string
+	PackSources      []string
 	PromptTimeout    time.Duration
 	PromptChallenge  bool
 	SessionTTL       time.Duration
@@ -308,6 +313,15 @@ func Load(o Options) (*Config, error) {
 			}
 			mode.offer(m, src, true)
 		}
+		for _, p := range f.Packs {
+			if err := allowlist.CheckPacks([]string{p}); err != nil {
+				return nil, &Error{Path: l.path, Line: keyLine(data, []string{"packs"}), Col: 1, Msg: err.Error()}
+			}
+			if !slices.Contains(c.Packs, p) {
+				c.Packs, c.PackSources = append(c.Packs, p), append(c.PackSources, src)
+				c.Rules = append(c.Rules, allowlist.PackRules([]string{p})...)
+			}
+		}
 		if f.Compound != "" {
 			if err := checkCompound(f.Compound); err != nil {
 				return nil, &Error{Path: l.path, Line: keyLine(data, []string{"compound"}), Col: 1, Msg: err.Error()}
@@ -427,7 +441,7 @@ func flagRules(o Options) []allowlist.Rule {
 }
 
 func hasAllowOrSettings(f *file) bool {
-	return len(f.Allow.Prefix)+len(f.Allow.Rule) > 0 || f.Mode != "" || f.Compound != "" ||
+	return len(f.Allow.Prefix)+len(f.Allow.Rule)+len(f.Packs) > 0 || f.Mode != "" || f.Compound != "" ||
 		f.PromptTimeout != nil || f.PromptChallenge != nil || f.SessionTTL != nil || f.BreakerThreshold != nil || f.BreakerWindow != nil ||
 		f.Audit.MaxSize != nil || f.Audit.Syslog != nil
 }

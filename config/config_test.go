@@ -419,3 +419,48 @@ func TestTrustSummary(t *testing.T) {
 		}
 	}
 }
+
+// packs = [...] turns packs on from a trusted file only, and an unknown
+// pack is an error that names the known ones.
+func TestPacks(t *testing.T) {
+	w := newWorld(t)
+	c := w.load(w.opts())
+	if len(c.Packs) != 0 || decidePacked(w, c, "kubectl get pods").Verdict() != gate.Ask {
+		t.Fatalf("packs on by default: %v", c.Packs)
+	}
+	w.write(filepath.Join(w.cfg, "config.toml"), "packs = [\"kubectl\", \"gh\"]\n")
+	c = w.load(w.opts())
+	if strings.Join(c.Packs, ",") != "kubectl,gh" {
+		t.Errorf("packs = %v", c.Packs)
+	}
+	d := decidePacked(w, c, "kubectl get pods")
+	if d.Verdict() != gate.Allow || d.Primary().Source != "pack kubectl" {
+		t.Errorf("kubectl get pods with the pack: %s from %s", d.Verdict(), d.Primary().Source)
+	}
+	for _, r := range c.Rules {
+		if r.Source.Name == "pack kubectl" && r.Sandbox != allowlist.PackSandbox {
+			t.Errorf("pack rule %s has sandbox %q", r, r.Sandbox)
+		}
+	}
+	if decidePacked(w, c, "docker ps").Verdict() != gate.Ask {
+		t.Error("a pack not named is on")
+	}
+	proj := w.write(filepath.Join(w.repo, ".agentgate.toml"), "packs = [\"docker\"]\n")
+	if c = w.load(w.opts()); decidePacked(w, c, "docker ps").Verdict() != gate.Ask {
+		t.Error("an untrusted project file turned a pack on")
+	}
+	w.trust(proj)
+	if c = w.load(w.opts()); decidePacked(w, c, "docker ps").Verdict() != gate.Allow {
+		t.Error("a trusted project file could not turn a pack on")
+	}
+	w.write(filepath.Join(w.cfg, "config.toml"), "packs = [\"kubeclt\"]\n")
+	if _, err := config.Load(w.opts()); err == nil || !strings.Contains(err.Error(), "kubectl") {
+		t.Errorf("unknown pack: %v", err)
+	}
+}
+
+// decidePacked decides as the engine does for a project without hazards.
+func decidePacked(w *world, c *config.Config, text string) gate.Decision {
+	return gate.Decide(gate.Request{Text: text, Rules: c.Rules, Paths: c.Paths(w.home, w.repo),
+		Hazards: func([]string) []string { return nil }})
+}

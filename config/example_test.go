@@ -15,13 +15,18 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the generated part of config.example.toml")
 
-// defaultsDoc documents every default rule and exception, as comments.
+// defaultsDoc documents every default entry and every pack, as comments;
+// docs/catalogue.md has their flags.
 func defaultsDoc() string {
 	var b strings.Builder
 	for _, r := range allowlist.Defaults() {
-		fmt.Fprintf(&b, "#   %-16s %s\n", r.String(), r.Note)
-		for _, e := range r.Except {
-			fmt.Fprintf(&b, "#   %-16s   asks on %s: %s\n", "", e.Text, e.Why)
+		fmt.Fprintf(&b, "#   %-22s %s\n", r.String(), r.Note)
+	}
+	for _, name := range allowlist.PackNames() {
+		p, _ := allowlist.LookupPack(name)
+		fmt.Fprintf(&b, "#\n# pack %s: %s\n", p.Name, p.Note)
+		for _, e := range p.Entries {
+			fmt.Fprintf(&b, "#   %-22s %s\n", e.Name(), e.Note)
 		}
 	}
 	return b.String()

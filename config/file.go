@@ -23,6 +23,7 @@ import (
 type file struct {
 	Mode             string     `toml:"mode"`
 	Compound         string     `toml:"compound"`
+	Packs            []string   `toml:"packs"`
 	PromptTimeout    *duration  `toml:"prompt_timeout"`
 	PromptChallenge  *bool      `toml:"prompt_challenge"`
 	SessionTTL       *duration  `toml:"session_ttl"`

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/sandbox"
@@ -58,6 +59,11 @@ func (e *Engine) Judge(req gate.Request, cfg *config.Config, cwd, home, sess str
 	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(home, cwd), cfg.Compound == "split"
 	req.Paths.Vars = environMap(e.Environ())
 	req.Lift = cfg.LiftCatastrophic
+	// Files and variables that would make a catalogue program (a pack's,
+	// "git remote -v") run another one or connect elsewhere.
+	req.Hazards = func(argv []string) []string {
+		return allowlist.Hazards(cfg.Rules, argv, allowlist.HazardEnv{Cwd: cwd, Home: home, Getenv: e.Getenv})
+	}
 	j := &Judgement{Request: req, Config: cfg, Cwd: cwd, Session: sess, Harness: "exec"}
 	j.Decision = gate.Decide(req)
 	if j.Decision.Verdict() == gate.Allow {

@@ -30,6 +30,17 @@ type Request struct {
 	// Lift names built-in catastrophic rules ([CatastrophicRules]) the
 	// policy file turned off. Only the policy may set it.
 	Lift []string
+	// VetDir, when set, reports whether the git repository found from dir
+	// (an absolute path) may serve an allowed git command: the engine runs
+	// on it the configuration checks it runs for the working directory.
+	// When nil, "git -C DIR ..." and "cd DIR && git ..." ask.
+	VetDir func(dir string) bool
+	// Hazards, when set, returns why an allowed command must ask after all
+	// because of a file or variable that makes its program run another or
+	// connect elsewhere (the engine sets it to allowlist.Hazards with the
+	// command's directory and environment). When nil, commands of entries
+	// that have hazards (the packs, "git remote -v") ask.
+	Hazards func(argv []string) []string
 }
 
 // Decide judges a command. The first step that applies wins:
@@ -75,9 +86,15 @@ func Decide(req Request) (d Decision) {
 	if d.argv != nil && d.commands == nil {
 		d.commands = [][]string{d.argv}
 	}
+	if d.verdict == Allow {
+		d = otherRepository(req, file, d)
+	}
+	if d.verdict == Allow {
+		d = hazards(req, d)
+	}
 	if d.verdict != Deny {
 		d = askRules(req, segs, d)
-		d = protect(req, segs, d)
+		d = protect(req, segs, file, d)
 	}
 	if d.verdict == Allow && !complete {
 		// Not every command in the text was checked against the deny and
@@ -154,21 +171,51 @@ func decide(req Request, segs [][]string, file *syntax.File, perr error) (Decisi
 // decideAllow runs the allowlist step on the words of one simple command.
 func decideAllow(rules []allowlist.Rule, args []Arg, argv []string) Decision {
 	var best *allowlist.Rule
+	// Of the catalogue entries, only those naming the most words judge:
+	// "git reflog show" is judged by its entry, not by "git reflog".
+	longest := 0
+	for i := range rules {
+		if r := &rules[i]; r.Kind == allowlist.Allow && r.Entry != nil && len(r.Entry.Words) > longest {
+			if _, _, ok := r.Entry.Judge(argv); ok {
+				longest = len(r.Entry.Words)
+			}
+		}
+	}
 	for i := range rules {
 		r := &rules[i]
-		if r.Kind != allowlist.Allow || !r.MatchPrefix(argv) {
+		if r.Kind != allowlist.Allow {
 			continue
 		}
-		if h, hit := r.CheckExceptions(argv); hit {
-			return ask(Reason{Check: CheckException, Match: h.Word, Rule: r.String() + " except " + h.Exception.Text,
-				Source:  r.Source.String(),
-				Message: fmt.Sprintf("argument %s of %s %s", quoteMatch(h.Word), r.String(), h.Exception.Why)})
-		}
-		if len(r.Except) > 0 {
-			for _, a := range args[len(r.Prefix):] {
-				if a.mayBeFlag() {
-					return ask(Reason{Check: CheckException, Match: a.Value, Rule: r.String(), Source: r.Source.String(),
-						Message: fmt.Sprintf("argument %s is a %s that bash may expand into a flag, and %s has flags that write or run programs", quoteMatch(a.Value), a.Expands, r.String())})
+		if r.Entry != nil {
+			if len(r.Entry.Words) != longest {
+				continue
+			}
+			_, ref, ok := r.Entry.Judge(argv)
+			if !ok {
+				continue
+			}
+			if ref != nil {
+				return ask(Reason{Check: CheckException, Match: ref.Word, Rule: r.String(), Source: r.Source.String(),
+					Message: fmt.Sprintf("argument %s of %s %s", quoteMatch(ref.Word), r.String(), ref.Why)})
+			}
+			if why, bad := entryExpansion(r, args); bad {
+				return ask(why)
+			}
+		} else {
+			if !r.MatchPrefix(argv) {
+				continue
+			}
+			if h, hit := r.CheckExceptions(argv); hit {
+				return ask(Reason{Check: CheckException, Match: h.Word, Rule: r.String() + " except " + h.Exception.Text,
+					Source:  r.Source.String(),
+					Message: fmt.Sprintf("argument %s of %s %s", quoteMatch(h.Word), r.String(), h.Exception.Why)})
+			}
+			if len(r.Except) > 0 {
+				for _, a := range args[len(r.Prefix):] {
+					if a.mayBeFlag() {
+						return ask(Reason{Check: CheckException, Match: a.Value, Rule: r.String(), Source: r.Source.String(),
+							Message: fmt.Sprintf("argument %s is a %s that bash may expand into a flag, and %s has flags that write or run programs", quoteMatch(a.Value), a.Expands, r.String())})
+					}
 				}
 			}
 		}
@@ -185,6 +232,129 @@ func decideAllow(rules []allowlist.Rule, args []Arg, argv []string) Decision {
 	}
 	return allow(Reason{Check: CheckAllowlist, Match: best.String(), Rule: best.String(), Source: best.Source.String(),
 		Message: "on the allowlist: " + best.String()})
+}
+
+// entryExpansion returns why a command of a catalogue entry asks because
+// of a word bash still expands: a glob or brace at the start of a word may
+// become a flag, and one anywhere may become several operands where the
+// entry counts them (uniq IN OUT, xxd IN OUT).
+func entryExpansion(r *allowlist.Rule, args []Arg) (Reason, bool) {
+	o := r.Entry.Operands
+	for _, a := range args[min(1, len(args)):] {
+		switch {
+		case a.mayStartFlag() && (a.Expands == "glob" && r.Entry.GlobRisk(a.Value) || a.Expands != "glob" && r.Entry.FlagRisk()):
+			return Reason{Check: CheckException, Match: a.Value, Rule: r.String(), Source: r.Source.String(),
+				Message: fmt.Sprintf("argument %s is a %s that bash may expand into a flag, and %s has flags that write or run programs", quoteMatch(a.Value), a.Expands, r.String())}, true
+		case a.globbed() && (o.Max > 0 || o.None || r.Entry.Check != nil):
+			return Reason{Check: CheckException, Match: a.Value, Rule: r.String(), Source: r.Source.String(),
+				Message: fmt.Sprintf("argument %s is a %s that bash may expand into several words, and %s counts its operands", quoteMatch(a.Value), a.Expands, r.String())}, true
+		}
+	}
+	return Reason{}, false
+}
+
+// runsXargs reports whether any command of the text is xargs.
+func runsXargs(segs [][]string) bool {
+	for _, argv := range segs {
+		if len(argv) > 0 && argv[0] == "xargs" {
+			return true
+		}
+	}
+	return false
+}
+
+// catalogueCall returns the call of the first catalogue entry among rules
+// that accepts argv, or nil.
+func catalogueCall(rules []allowlist.Rule, argv []string) *allowlist.Call {
+	for i := range rules {
+		r := &rules[i]
+		if r.Kind != allowlist.Allow || r.Entry == nil {
+			continue
+		}
+		if c, ref, ok := r.Entry.Judge(argv); ok && ref == nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// pathSegments returns, for the protected-path check, the words of each
+// command that are judged as paths: for a command a catalogue entry
+// accepts, its path operands and path flag values (a pattern, a string
+// or echo's arguments are not paths); for any other command, every word.
+// Only a text whose every word is literal is narrowed so: a glob in a
+// pattern's place may expand into file names that land in a path's.
+func pathSegments(rules []allowlist.Rule, segs [][]string, literal bool) [][]string {
+	if !literal {
+		return segs
+	}
+	out := make([][]string, 0, len(segs))
+	for _, argv := range segs {
+		out = append(out, allowlist.PathWords(rules, argv))
+	}
+	return out
+}
+
+// otherRepository turns an allow into an ask when a git command runs in
+// another directory ("git -C DIR", "cd DIR && git ...") whose repository
+// req.VetDir does not vouch for: its configuration can name programs git
+// runs, and the engine vets only the working directory's by itself.
+func otherRepository(req Request, file *syntax.File, d Decision) Decision {
+	cd := cdTarget(req, file)
+	for _, argv := range d.commands {
+		if len(argv) == 0 || argv[0] != "git" {
+			continue
+		}
+		dir := cd
+		if c := catalogueCall(req.Rules, argv); c != nil && c.Dir != "" {
+			dir = c.Dir
+			if cd != "" && !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "~") {
+				dir = cd + "/" + dir
+			}
+		}
+		if dir == "" {
+			continue
+		}
+		abs := req.Paths.resolve(dir)
+		if req.VetDir != nil && req.VetDir(abs) {
+			continue
+		}
+		p := ask(Reason{Check: CheckException, Match: dir, Rule: "git in another directory",
+			Message: fmt.Sprintf("git runs in %s, whose repository could not be checked or names a program git could run", quoteMatch(dir))}, d.reasons...)
+		p.argv, p.literal, p.commands = d.argv, d.literal, d.commands
+		return p
+	}
+	return d
+}
+
+// CheckHazard is the step that asks because a file or variable would make
+// an allowed program run another one or connect elsewhere.
+const CheckHazard Check = "program configuration"
+
+// hazards turns an allow into an ask when a command allowed through a
+// catalogue entry with hazards meets one, or when nobody checked.
+func hazards(req Request, d Decision) Decision {
+	for _, argv := range d.commands {
+		if !allowlist.HasHazards(req.Rules, argv) {
+			continue
+		}
+		var why Reason
+		switch {
+		case req.Hazards == nil:
+			why = Reason{Check: CheckHazard, Match: argv[0],
+				Message: fmt.Sprintf("%s reads files that can make it run other programs or connect elsewhere, and they were not checked", quoteMatch(argv[0]))}
+		default:
+			hs := req.Hazards(argv)
+			if len(hs) == 0 {
+				continue
+			}
+			why = Reason{Check: CheckHazard, Match: argv[0], Message: fmt.Sprintf("%s: %s", argv[0], hs[0])}
+		}
+		p := ask(why, d.reasons...)
+		p.argv, p.literal, p.commands = d.argv, d.literal, d.commands
+		return p
+	}
+	return d
 }
 
 // askRules makes d a sticky ask when an ask rule matches any command in
@@ -212,14 +382,29 @@ func askRules(req Request, segs [][]string, d Decision) Decision {
 // protect turns d into a sticky ask when the command names a protected
 // path or changes git configuration. The protection reason comes first;
 // the reasons d already had follow.
-func protect(req Request, segs [][]string, d Decision) Decision {
+func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decision {
 	var why Reason
 	self, sensitive := req.Paths.matchers()
-	selfHit, sensHit, isSelf := hits(segs, self, sensitive)
+	// xargs turns words of other commands into file names ("echo .env |
+	// xargs cat"): with it anywhere, every word is judged as a path.
+	literal := (len(req.Argv) > 0 || literalFile(file)) && !runsXargs(segs)
+	pathSegs := pathSegments(req.Rules, segs, literal)
+	selfHit, sensHit, isSelf := hits(pathSegs, self, sensitive)
+	if dir := cdTarget(req, file); dir != "" && !isSelf {
+		// "cd DIR && cat x" reads DIR/x: judge the words from DIR too.
+		self.p.Cwd, sensitive.p.Cwd = self.p.resolve(dir), sensitive.p.resolve(dir)
+		s2, h2, self2 := hits(pathSegs, self, sensitive)
+		if self2 {
+			selfHit, isSelf = s2, true
+		}
+		if sensHit.pattern == "" {
+			sensHit = h2
+		}
+	}
 	if h := selfHit; isSelf {
 		why = Reason{Check: CheckSelfProtect, Match: h.word, Rule: h.pattern, Source: "self-protection",
 			Message: fmt.Sprintf("names %s, a protected file that changes how commands run (%s)", quoteMatch(h.word), h.pattern)}
-	} else if gitConfig(segs) {
+	} else if gitConfig(req.Rules, segs) {
 		why = Reason{Check: CheckSelfProtect, Match: "git config", Rule: "git config", Source: "self-protection",
 			Message: "git config can change .git/config, which names programs git runs"}
 	} else if cmd, refuse, ok := selfCommand(segs); ok {
@@ -242,9 +427,14 @@ func protect(req Request, segs [][]string, d Decision) Decision {
 	return p
 }
 
-func gitConfig(segs [][]string) bool {
+// gitConfig reports whether a command runs "git config", other than the
+// reading forms the catalogue accepts ("git config --get user.name").
+func gitConfig(rules []allowlist.Rule, segs [][]string) bool {
 	for _, argv := range segs {
-		if len(argv) >= 2 && argv[0] == "git" && argv[1] == "config" {
+		if n := allowlist.Normalize(argv); n != nil {
+			argv = n
+		}
+		if len(argv) >= 2 && argv[0] == "git" && argv[1] == "config" && catalogueCall(rules, argv) == nil {
 			return true
 		}
 	}
@@ -269,6 +459,10 @@ func matchRules(req Request, segs [][]string, kind allowlist.Kind) (ruleMatch, b
 		for _, argv := range segs {
 			if r.MatchPrefix(argv) {
 				return ruleMatch{r, strings.Join(argv[:len(r.Prefix)], " ")}, true
+			}
+			// "git -C x push" meets a rule for "git push".
+			if n := allowlist.Normalize(argv); n != nil && r.MatchPrefix(n) {
+				return ruleMatch{r, strings.Join(argv, " ")}, true
 			}
 		}
 	}
@@ -329,3 +523,20 @@ func isSubcommand(w string) bool {
 }
 
 func quoteMatch(s string) string { return strconv.Quote(s) }
+
+// SplitHint returns, for the person only, a sentence saying that split
+// mode (compound = "split") would have run the command without asking,
+// or "" when that is not so: d asked because of a compound or redirect
+// operator and Decide with Split set allows req. The check command and
+// the prompt show it; the text sent to the agent must not, since it would
+// propose a setting.
+func SplitHint(req Request, d Decision) string {
+	if req.Split || d.verdict != Ask || d.Primary().Check != CheckOperator {
+		return ""
+	}
+	req.Split = true
+	if Decide(req).verdict != Allow {
+		return ""
+	}
+	return "with compound = \"split\" this command would run without asking: each part is on the allowlist"
+}

@@ -48,9 +48,9 @@ func TestDecideTable(t *testing.T) {
 		// Not on the allowlist.
 		{"git logs", gate.Ask, gate.CheckDefault, "git"},
 		{"gitlog", gate.Ask, gate.CheckDefault, "gitlog"},
-		{"git -C x log", gate.Ask, gate.CheckDefault, "git"},
+		{"git -C x log", gate.Ask, gate.CheckException, "x"},
 		{"git -c core.pager=evil log", gate.Ask, gate.CheckDefault, "git"},
-		{"git --no-pager log", gate.Ask, gate.CheckDefault, "git"},
+		{"git --no-pager log", gate.Allow, gate.CheckAllowlist, "git log"},
 		{"/bin/ls", gate.Ask, gate.CheckDefault, "/bin/ls"},
 		{"./ls", gate.Ask, gate.CheckDefault, "./ls"},
 		{"rm -rf build", gate.Ask, gate.CheckDefault, "rm"},
@@ -129,7 +129,8 @@ func TestDecideTable(t *testing.T) {
 		{"git diff --outp=x", gate.Ask, gate.CheckException, "--outp=x"},
 		{"git branch newname", gate.Ask, gate.CheckException, "newname"},
 		{"git branch -D main", gate.Ask, gate.CheckException, "-D"},
-		{"rg -- --pre", gate.Ask, gate.CheckException, "--pre"},
+		{"rg -- --pre", gate.Allow, gate.CheckAllowlist, "rg"},
+		{"rg --pre ./x -- y", gate.Ask, gate.CheckException, "--pre"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.ToValidUTF8(tt.text[:min(len(tt.text), 40)], "?"), func(t *testing.T) {
@@ -144,44 +145,6 @@ func TestDecideTable(t *testing.T) {
 			}
 		})
 	}
-}
-
-// Every exception of every default rule, both sides: the prefix alone is
-// allowed, the prefix with the exception asks and names it.
-func TestDefaultExceptions(t *testing.T) {
-	for _, r := range allowlist.Defaults() {
-		prefix := strings.Join(r.Prefix, " ")
-		t.Run(prefix, func(t *testing.T) {
-			if d := decide(prefix); d.Verdict() != gate.Allow {
-				t.Fatalf("Decide(%q) = %s (%s); want allow", prefix, d.Verdict(), d.Primary())
-			}
-		})
-		for _, e := range r.Except {
-			for _, word := range exampleWords(e) {
-				text := prefix + " " + word
-				t.Run(text, func(t *testing.T) {
-					d := decide(text)
-					if d.Verdict() != gate.Ask || d.Primary().Check != gate.CheckException || d.Primary().Match != word {
-						t.Errorf("Decide(%q) = %s %+v; want ask on exception %q", text, d.Verdict(), d.Primary(), word)
-					}
-				})
-			}
-		}
-	}
-}
-
-// exampleWords are ways a program would accept the exception.
-func exampleWords(e allowlist.Exception) []string {
-	t := e.Text
-	switch {
-	case t == allowlist.Positional:
-		return []string{"name"}
-	case strings.HasPrefix(t, "--"):
-		return []string{t, t + "=x", t[:3]}
-	case len(t) == 2:
-		return []string{t, t + "x", "-q" + t[1:]}
-	}
-	return []string{t}
 }
 
 func TestDenyRules(t *testing.T) {
@@ -345,6 +308,23 @@ func TestSuggestPrefix(t *testing.T) {
 	for text, want := range tests {
 		if got := gate.SuggestPrefix(strings.Fields(text)); got != want {
 			t.Errorf("SuggestPrefix(%q) = %q; want %q", text, got, want)
+		}
+	}
+}
+
+func TestSplitHint(t *testing.T) {
+	for text, want := range map[string]bool{
+		"git status && git log -3": true, "ls | head": true, "ls | sh": false, "git status": false, "ls > out": false,
+		"cat .env | head": false,
+	} {
+		req := gate.Request{Text: text, Rules: allowlist.Defaults(), Paths: defaultPaths}
+		d := gate.Decide(req)
+		if got := gate.SplitHint(req, d) != ""; got != want {
+			t.Errorf("SplitHint(%q) = %v; want %v", text, got, want)
+		}
+		req.Split = true
+		if gate.SplitHint(req, gate.Decide(req)) != "" {
+			t.Errorf("SplitHint(%q) in split mode is not empty", text)
 		}
 	}
 }

@@ -15,5 +15,5 @@ func ExampleDecide() {
 	// Output:
 	// git log --oneline -5: allow (on the allowlist: git log)
 	// git status && rm -rf build: ask (compound or redirected command: && (runs a second command))
-	// find . -delete: ask (argument "-delete" of find deletes files)
+	// find . -delete: ask (argument "-delete" of find deletes files (deletes))
 }

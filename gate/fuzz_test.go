@@ -51,6 +51,12 @@ func FuzzDecide(f *testing.F) {
 		argv := d.Argv()
 		matched := false
 		for _, r := range rules {
+			if r.Entry != nil {
+				if _, ref, ok := r.Entry.Judge(argv); ok && ref == nil {
+					matched = true
+				}
+				continue
+			}
 			if r.MatchPrefix(argv) {
 				matched = true
 				if h, hit := r.CheckExceptions(argv); hit {

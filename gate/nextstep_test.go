@@ -34,13 +34,13 @@ func TestNextStepProposesNoRule(t *testing.T) {
 
 func TestSuggestRule(t *testing.T) {
 	tests := map[string]string{
-		"git stash list": `add prefix = ["git stash list"] to [allow] in CFG`,
-		"touch x":        `add prefix = ["touch"] to [allow] in CFG`,
-		"git stash":      "",
-		"python3 x.py":   "",
-		"ls; touch x":    "",
-		"cat ~/.ssh/x":   "",
-		"rm -rf /":       "",
+		"git lfs ls-files": `add prefix = ["git lfs ls-files"] to [allow] in CFG`,
+		"touch x":          `add prefix = ["touch"] to [allow] in CFG`,
+		"git stash":        "",
+		"python3 x.py":     "",
+		"ls; touch x":      "",
+		"cat ~/.ssh/x":     "",
+		"rm -rf /":         "",
 	}
 	for c, want := range tests {
 		got := gate.SuggestRule(gate.Decide(gate.Request{Text: c, Rules: allowlist.Defaults(), Paths: catPaths}), "CFG")

@@ -86,8 +86,8 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 			var a []Arg
 			for i, w := range c.Args {
 				arg, r, ok := wordArg(req.Text, w, i)
-				if ok && arg.Expands != "" {
-					r, ok = Reason{Check: CheckWords, Match: arg.Value, Message: fmt.Sprintf("word %d (%s) is not literal (%s)", i+1, arg.Value, arg.Expands)}, false
+				if e := strictExpansion(w); ok && e != "" {
+					r, ok = Reason{Check: CheckWords, Match: arg.Value, Message: fmt.Sprintf("word %d (%s) is not literal (%s)", i+1, arg.Value, e)}, false
 				}
 				if !ok {
 					r.Message = "split mode: " + r.Message
@@ -128,7 +128,13 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 		return d, cmds
 	}
 	var reasons []Reason
+	cd := cdTarget(req, f)
 	for i, argv := range cmds {
+		if i == 0 && cd != "" && len(argv) == 2 && argv[0] == "cd" {
+			reasons = append(reasons, Reason{Check: CheckAllowlist, Match: "cd", Rule: "cd",
+				Message: "cd " + cd + ": the rest is judged from " + cd + " too"})
+			continue
+		}
 		d := decideAllow(req.Rules, args[i], argv)
 		if d.verdict != Allow {
 			p := d.Primary()
@@ -161,7 +167,7 @@ func badRedirect(text string, r *syntax.Redirect) (target string, why Reason, ok
 	src := text[r.Pos().Offset():r.End().Offset()]
 	literal := false
 	if r.Word != nil {
-		if _, static := staticWord(r.Word); static && expansion(r.Word, true) == "" {
+		if _, static := staticWord(r.Word); static && strictExpansion(r.Word) == "" {
 			if fields, err := wordFields(r.Word); err == nil && len(fields) == 1 {
 				target, literal = fields[0], true
 			}
@@ -194,3 +200,58 @@ func badRedirect(text string, r *syntax.Redirect) (target string, why Reason, ok
 }
 
 func standardFD(s string) bool { return s == "0" || s == "1" || s == "2" }
+
+// cdTarget returns DIR when, in split mode, the text starts with "cd DIR"
+// as the first simple command of a compound ("cd DIR && ls"), DIR being
+// one literal word that the shell does not look up in CDPATH: absolute,
+// "~...", ".", "..", "./..." or "../...". The rest of the compound is
+// judged from DIR as well as from the working directory (split mode
+// allows that cd and nothing else changing directory). DIR must be the
+// working directory or below it. It returns "" otherwise.
+func cdTarget(req Request, f *syntax.File) string {
+	if !req.Split || f == nil || len(f.Stmts) == 0 || req.Argv != nil {
+		return ""
+	}
+	st := f.Stmts[0]
+	bin, ok := st.Cmd.(*syntax.BinaryCmd)
+	if !ok {
+		if len(f.Stmts) < 2 {
+			return ""
+		}
+	} else {
+		for {
+			st = bin.X
+			if bin, ok = st.Cmd.(*syntax.BinaryCmd); !ok {
+				break
+			}
+		}
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) != 2 || len(st.Redirs) > 0 || st.Negated || st.Background {
+		return ""
+	}
+	if call.Args[0].Lit() != "cd" {
+		return ""
+	}
+	w := call.Args[1]
+	if _, static := staticWord(w); !static || expansion(w, true) == "glob" || expansion(w, true) == "brace" {
+		return ""
+	}
+	fields, err := wordFields(w)
+	if err != nil || len(fields) != 1 {
+		return ""
+	}
+	dir := fields[0]
+	switch {
+	case strings.HasPrefix(dir, "~-") || strings.HasPrefix(dir, "~+"):
+		return ""
+	case strings.HasPrefix(dir, "/"), strings.HasPrefix(dir, "~"), dir == ".", dir == "..",
+		strings.HasPrefix(dir, "./"), strings.HasPrefix(dir, "../"):
+		// Only within the working directory: "cd ../../../etc && cat
+		// passwd" leaves the project the person agreed to let it read.
+		if cwd := req.Paths.Cwd; cwd != "" && under(req.Paths.resolve(dir), cwd) {
+			return dir
+		}
+	}
+	return ""
+}

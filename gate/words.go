@@ -21,12 +21,57 @@ type Arg struct {
 
 // mayBeFlag reports whether bash's expansion of the word could start with
 // "-" even though its literal text does not: a glob or brace at its start
-// can expand to a file named "--pre=./x".
+// can expand to a file named "--pre=./x". A word that starts with "-"
+// counts too, for rules with argument exceptions, which match words.
 func (a Arg) mayBeFlag() bool {
+	return a.mayStartFlag() || a.Expands != "" && strings.HasPrefix(a.Value, "-")
+}
+
+// mayStartFlag reports whether the expansion of a word that does not
+// start with "-" could: a glob or brace at its start, or "~+" and "~-"
+// (the working and previous directories, which the environment sets).
+// "~", "~/x" and "~user" expand to a home directory, "./*" and "/x*" to
+// paths, and "--include=*.go" stays a value of the flag it starts with.
+func (a Arg) mayStartFlag() bool {
 	if a.Expands == "" || a.Value == "" {
 		return false
 	}
-	return strings.ContainsRune("*?[{~-", rune(a.Value[0]))
+	if a.Value[0] == '~' {
+		return strings.HasPrefix(a.Value, "~+") || strings.HasPrefix(a.Value, "~-")
+	}
+	return strings.ContainsRune("*?[{", rune(a.Value[0]))
+}
+
+// globbed reports whether bash may expand the word into several words.
+func (a Arg) globbed() bool { return a.Expands == "glob" || a.Expands == "brace" }
+
+// literalFile reports whether every word of the parsed text is one word
+// after expansion: no variable, substitution, glob or brace (a tilde
+// expands to one word). Only then are the catalogue's pattern and string
+// operands sure to be in the positions the program receives them.
+func literalFile(f *syntax.File) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	if f == nil {
+		return false
+	}
+	ok = true
+	for n := range syntax.Preorder(f) {
+		w, isWord := n.(*syntax.Word)
+		if !isWord {
+			continue
+		}
+		if _, static := staticWord(w); !static {
+			return false
+		}
+		if e := expansion(w, false); e == "glob" || e == "brace" {
+			return false
+		}
+	}
+	return ok
 }
 
 // ShellWords parses text, which must already be free of operators, as one
@@ -167,22 +212,24 @@ func describePart(p syntax.WordPart) string {
 }
 
 // expansion names what bash still expands in an unquoted literal part of
-// the word: "glob", "brace" or "tilde". It errs towards naming one: a
-// backslash-escaped "*" counts too, which costs at most a question.
+// the word: "glob", "brace" or "tilde". A character escaped with a
+// backslash ("\*.py") is literal; an escaped backslash is not an escape
+// of what follows ("\\*" still globs).
 func expansion(w *syntax.Word, first bool) string {
 	for i, p := range w.Parts {
 		lit, ok := p.(*syntax.Lit)
 		if !ok {
 			continue
 		}
+		v := unescaped(lit.Value)
 		switch {
-		case strings.ContainsAny(lit.Value, "*?["):
+		case strings.ContainsAny(v, "*?["):
 			return "glob"
-		case strings.ContainsAny(lit.Value, "{}"):
+		case braces(v):
 			return "brace"
-		case i == 0 && strings.HasPrefix(lit.Value, "~"):
+		case i == 0 && strings.HasPrefix(v, "~"):
 			return "tilde"
-		case strings.Contains(lit.Value, "=~") || strings.Contains(lit.Value, ":~"):
+		case strings.Contains(v, "=~") || strings.Contains(v, ":~"):
 			// bash expands a tilde after "=" or ":" in assignment-like
 			// words (--opt=~/x).
 			return "tilde"
@@ -234,4 +281,64 @@ func construct(st *syntax.Stmt) string {
 		return "empty statement"
 	}
 	return fmt.Sprintf("%T", st.Cmd)
+}
+
+// braces reports whether bash may brace-expand a literal: a "{" with a
+// later "}" and a "," or ".." between them ("{a,b}", "{1..3}"). "{}",
+// "{x}" and "repos/{owner}/pulls" stay as written. It errs towards
+// yes: the pair need not be matched.
+func braces(s string) bool {
+	open := strings.IndexByte(s, '{')
+	if open < 0 {
+		return false
+	}
+	end := strings.LastIndexByte(s, '}')
+	if end < open {
+		return false
+	}
+	inner := s[open+1 : end]
+	return strings.ContainsRune(inner, ',') || strings.Contains(inner, "..")
+}
+
+// unescaped replaces every backslash and the character it escapes with
+// "_", so that only the characters bash reads as special remain.
+func unescaped(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	b := []byte(s)
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\\' {
+			b[i] = '_'
+			if i+1 < len(b) {
+				i++
+				b[i] = '_'
+			}
+		}
+	}
+	return string(b)
+}
+
+// strictExpansion is expansion as split mode judges words: any unquoted
+// "*", "?", "[", "{" or "}", escaped or not, and a leading "~" count, as
+// the inspect package (the independent check of split mode's fuzz test)
+// reads them.
+func strictExpansion(w *syntax.Word) string {
+	for i, p := range w.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		switch {
+		case strings.ContainsAny(lit.Value, "*?["):
+			return "glob"
+		case strings.ContainsAny(lit.Value, "{}"):
+			return "brace"
+		case i == 0 && strings.HasPrefix(lit.Value, "~"):
+			return "tilde"
+		case strings.Contains(lit.Value, "=~") || strings.Contains(lit.Value, ":~"):
+			return "tilde"
+		}
+	}
+	return expansion(w, false)
 }

@@ -1,0 +1,541 @@
+package allowlist
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Entry is one program (or program and subcommand, "git log") of the
+// read-only catalogue: every flag it accepts, with what its value is, and
+// the flags that make it write, delete, run programs or reach the network,
+// listed only to say why a command using one asks. A flag the entry does
+// not list asks: a program's next release can add one that writes.
+type Entry struct {
+	// Words are the program and its subcommands: {"git", "log"}.
+	Words []string
+	// Note says what the entry allows, for the person.
+	Note string
+	// Flags are the entry's flags, read (Use) or refused (Refuse).
+	Flags []Flag
+	// Operands says how the words that are not flags are read.
+	Operands Operands
+	// SingleDash marks programs whose long options take one dash
+	// ("find -name", "tree -P"): a word is matched whole against the
+	// flags, never split into a bundle of short flags.
+	SingleDash bool
+	// KeepFlags marks programs that do not end their options at "--"
+	// (echo prints it): every word after it is still judged as a flag.
+	KeepFlags bool
+	// Numeric accepts "-NUM" (head -5, git log -3).
+	Numeric bool
+	// ExactFlags marks programs that match every flag as a whole word,
+	// with no bundles or attached values (find, test).
+	ExactFlags bool
+	// OldStyle marks tar's first word, which may be a bundle of letters
+	// without a dash ("tar tvf a.tar" is "tar -tvf a.tar").
+	OldStyle bool
+	// StopAtOperand ends the options at the first operand, as POSIX
+	// getopt does: xargs's command and its flags follow.
+	StopAtOperand bool
+	// Check, when set, judges what the table cannot: a sed script, a date
+	// format, a find expression. It returns a refusal or nil.
+	Check func(c *Call) *Refusal
+	// Hazards are files or variables that make a command of the entry
+	// do more than read (see [Hazards]).
+	Hazards []Hazard
+	// Pack names the opt-in pack the entry belongs to ("" for built-in
+	// entries), and Sandbox the confinement its commands run in.
+	Pack, Sandbox string
+	// Example is a command the entry allows, used by the tests to try
+	// every flag (the flag is put after the entry's words).
+	Example string
+
+	once  sync.Once
+	index map[string]*Flag
+}
+
+// Operands says how an entry reads the words that are not flags.
+type Operands struct {
+	// Lead is how many leading operands are patterns or strings, not
+	// paths (grep's PATTERN). LeadUnless lists flags that give the
+	// pattern instead (grep -e, -f): with one of them there is no lead.
+	Lead       int
+	LeadUnless []string
+	// Strings marks every operand a string (echo, printf, seq).
+	Strings bool
+	// Max is the most operands allowed (0: any number); None allows none.
+	Max  int
+	None bool
+}
+
+// Effect is what a flag does.
+type Effect int
+
+const (
+	// Reads: the flag only changes what is read or how it is shown.
+	Reads Effect = iota
+	// Writes a file or changes state.
+	Writes
+	// Deletes files or objects.
+	Deletes
+	// Runs another program or code.
+	Runs
+	// Network reaches another machine.
+	Network
+	// Secrets prints the environment, credentials or other processes'
+	// secrets.
+	Secrets
+	// Unjudged: the catalogue does not judge this form; it asks.
+	Unjudged
+)
+
+func (e Effect) String() string {
+	return [...]string{"reads", "writes", "deletes", "runs programs", "network", "prints secrets", "not judged"}[e]
+}
+
+// Flag is one flag of an entry.
+type Flag struct {
+	// Names as written in the spec: "-n", "--line-number", "-name".
+	Names []string
+	// Value is the placeholder of the flag's value ("" when it takes
+	// none): FILE, DIR and unknown placeholders are paths, those in
+	// stringValues are patterns or strings.
+	Value string
+	// Optional values are only taken attached ("--color=auto", "-n3").
+	Optional bool
+	// LastArg values are taken from the next word when there is one, and
+	// are absent when the flag is the last word (git's
+	// PARSE_OPT_LASTARG_DEFAULT: "git branch --merged [COMMIT]"). The spec
+	// writes them "--merged=COMMIT?".
+	LastArg bool
+	// Bare are the names that take no value although the flag takes an
+	// optional one: in "-c, --check[=HOW]" only the long name does, so
+	// "-co" is -c and -o, never -c with the value "o".
+	Bare []string
+	// More are the placeholders of further words the flag takes
+	// ("--arg NAME VALUE" takes VALUE too).
+	More   []string
+	Effect Effect
+	Note   string
+}
+
+// Spec gives the flag as a manual writes it: "-n, --line-number",
+// "-m, --max-count=N", "--color[=WHEN]", "-name PATTERN".
+func (f Flag) Spec() string {
+	s := strings.Join(f.Names, ", ")
+	switch {
+	case f.Value == "":
+	case f.Optional:
+		s += "[=" + f.Value + "]"
+	case len(f.More) > 0:
+		s += " " + f.Value + " " + strings.Join(f.More, " ")
+	case strings.HasPrefix(f.Names[len(f.Names)-1], "--"):
+		s += "=" + f.Value
+	default:
+		s += " " + f.Value
+	}
+	return s
+}
+
+// IsPath reports whether the flag's value is judged as a path.
+func (f Flag) IsPath() bool { return f.Value != "" && !stringValues[f.Value] }
+
+// stringValues are value placeholders that are patterns or strings,
+// never judged as paths. Any other placeholder is a path, numbers too:
+// judging "10" as a path costs nothing, and a value wrongly taken for a
+// string could hide a secret's name.
+var stringValues = map[string]bool{
+	"PATTERN": true, "STRING": true, "FORMAT": true, "GLOB": true, "REGEX": true, "NAME": true,
+	"TEXT": true, "EXPR": true, "CHARS": true, "SEP": true, "FILTER": true, "LABEL": true,
+}
+
+// Use is a flag that only reads.
+func Use(spec, note string) Flag {
+	f := parseSpec(spec)
+	f.Note = note
+	return f
+}
+
+// Refuse is a flag that makes the command ask, with what it does.
+func Refuse(e Effect, spec, note string) Flag {
+	f := parseSpec(spec)
+	f.Effect, f.Note = e, note
+	return f
+}
+
+// parseSpec reads "-m, --max-count=N", "--color[=WHEN]", "-name PATTERN".
+func parseSpec(spec string) Flag {
+	var f Flag
+	for _, n := range strings.Split(spec, ", ") {
+		name, value := n, ""
+		if i := strings.IndexAny(n, "=[ "); i > 0 {
+			name, value = n[:i], n[i:]
+		}
+		switch {
+		case strings.HasPrefix(value, "[="):
+			f.Value, f.Optional = strings.TrimSuffix(value[2:], "]"), true
+		case value == "":
+			f.Bare = append(f.Bare, name)
+		default:
+			vs := strings.Fields(value[1:])
+			f.Value, f.More = vs[0], vs[1:]
+			if v, ok := strings.CutSuffix(f.Value, "?"); ok {
+				f.Value, f.LastArg = v, true
+			}
+		}
+		f.Names = append(f.Names, name)
+	}
+	if !f.Optional {
+		f.Bare = nil
+	}
+	return f
+}
+
+// Refusal says why a command of an entry asks.
+type Refusal struct {
+	// Word is the argument that asks.
+	Word string
+	// Why says it for the person: "writes the result to a file".
+	Why string
+}
+
+func (r *Refusal) Error() string { return fmt.Sprintf("%s: %s", r.Word, r.Why) }
+
+func refuse(word, format string, args ...any) *Refusal {
+	return &Refusal{Word: word, Why: fmt.Sprintf(format, args...)}
+}
+
+// FlagUse is a flag found in a command, with its value.
+type FlagUse struct {
+	Flag *Flag
+	// Name is the flag as matched ("--max-count", "-m").
+	Name     string
+	Value    string
+	HasValue bool
+}
+
+// Call is a command parsed against its entry.
+type Call struct {
+	Entry    *Entry
+	Flags    []FlagUse
+	Operands []string
+	// Paths are the words and flag values judged as paths; Strings are
+	// those judged as patterns or strings.
+	Paths, Strings []string
+	// Dir, when set, is the directory the command runs in ("git -C DIR").
+	Dir string
+}
+
+// Has reports whether the call uses the flag with any of names.
+func (c *Call) Has(names ...string) bool {
+	for _, u := range c.Flags {
+		for _, n := range names {
+			if slices.Contains(u.Flag.Names, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Values returns the values of a flag, by any of its names.
+func (c *Call) Values(name string) []string {
+	var out []string
+	for _, u := range c.Flags {
+		if u.HasValue && slices.Contains(u.Flag.Names, name) {
+			out = append(out, u.Value)
+		}
+	}
+	return out
+}
+
+func (e *Entry) flagIndex() map[string]*Flag {
+	e.once.Do(func() {
+		e.index = map[string]*Flag{}
+		for i := range e.Flags {
+			for _, n := range e.Flags[i].Names {
+				if e.index[n] == nil {
+					e.index[n] = &e.Flags[i]
+				}
+			}
+		}
+	})
+	return e.index
+}
+
+// Name is the entry's words, joined.
+func (e *Entry) Name() string { return strings.Join(e.Words, " ") }
+
+// Parse reads args (the words after the entry's words) against the
+// entry: every flag must be known and only read, the operands must fit.
+// It returns the call, or the refusal that makes the command ask.
+func (e *Entry) Parse(args []string) (*Call, *Refusal) {
+	c := &Call{Entry: e}
+	// Old style with two letters that take values ("tfb a.tar 20") gives
+	// them the next words in turn, unlike a dash bundle: left unconverted,
+	// it is an operand, and the Check asks.
+	if e.OldStyle && len(args) > 0 && args[0] != "" && !strings.HasPrefix(args[0], "-") &&
+		len(args[0])-len(strings.Trim(args[0], "fbTXCIFgVLNK")) < 2 && strings.Count(args[0], "f")+strings.Count(args[0], "b") < 2 {
+		args = append([]string{"-" + args[0]}, args[1:]...)
+	}
+	if _, r := e.scan(c, args, false); r != nil {
+		return nil, r
+	}
+	o := e.Operands
+	switch {
+	case o.None && len(c.Operands) > 0:
+		return nil, refuse(c.Operands[0], "%s takes no operand here", e.Name())
+	case o.Max > 0 && len(c.Operands) > o.Max:
+		return nil, refuse(c.Operands[o.Max], "%s takes at most %d operand(s) here; another may be an output file", e.Name(), o.Max)
+	}
+	lead := o.Lead
+	if c.Has(o.LeadUnless...) {
+		lead = 0
+	}
+	for i, w := range c.Operands {
+		if o.Strings || i < lead {
+			c.Strings = append(c.Strings, w)
+		} else {
+			c.Paths = append(c.Paths, w)
+		}
+	}
+	if e.Check != nil {
+		if r := e.Check(c); r != nil {
+			return nil, r
+		}
+	}
+	return c, nil
+}
+
+// scan reads the flags and operands of args into c. With stop, it stops
+// at the first operand (a subcommand) and returns its index.
+func (e *Entry) scan(c *Call, args []string, stop bool) (int, *Refusal) {
+	idx := e.flagIndex()
+	ended := false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case stop && (w == "--" || !strings.HasPrefix(w, "-") || w == "-"):
+			return i, nil
+		case ended || w == "-" || !strings.HasPrefix(w, "-"):
+			c.Operands = append(c.Operands, w)
+			ended = ended || e.StopAtOperand
+			continue
+		case w == "--" && e.KeepFlags:
+			c.Operands = append(c.Operands, w)
+			continue
+		case w == "--":
+			ended = true
+			continue
+		case e.Numeric && isNumber(w[1:]):
+			continue
+		}
+		var uses []FlagUse
+		var r *Refusal
+		var next bool
+		switch {
+		case e.ExactFlags:
+			uses, next, r = e.exact(idx, w, i+1 < len(args))
+		case e.SingleDash || strings.HasPrefix(w, "--"):
+			uses, next, r = e.long(idx, w, i+1 < len(args))
+		default:
+			uses, next, r = e.short(idx, w, i+1 < len(args))
+		}
+		if r != nil {
+			return i, r
+		}
+		if next {
+			i++
+			uses[len(uses)-1].Value, uses[len(uses)-1].HasValue = args[i], true
+		}
+		if n := len(uses); n > 0 {
+			for _, m := range uses[n-1].Flag.More {
+				if i++; i >= len(args) {
+					return i, refuse(w, "lacks its %s", m)
+				}
+				if stringValues[m] {
+					c.Strings = append(c.Strings, args[i])
+				} else {
+					c.Paths = append(c.Paths, args[i])
+				}
+			}
+		}
+		for _, u := range uses {
+			if u.Flag.Effect != Reads {
+				return i, refuse(w, "%s (%s)", u.Flag.Note, u.Flag.Effect)
+			}
+			if u.HasValue {
+				if u.Flag.IsPath() {
+					c.Paths = append(c.Paths, u.Value)
+				} else {
+					c.Strings = append(c.Strings, u.Value)
+				}
+			}
+		}
+		c.Flags = append(c.Flags, uses...)
+	}
+	return len(args), nil
+}
+
+// long matches a word "--name", "--name=value", an unambiguous
+// abbreviation "--na", or for SingleDash entries "-name".
+func (e *Entry) long(idx map[string]*Flag, w string, more bool) ([]FlagUse, bool, *Refusal) {
+	name, value, eq := strings.Cut(w, "=")
+	f := idx[name]
+	if f == nil && strings.HasPrefix(name, "--") && len(name) > 2 {
+		// GNU getopt_long and git accept any unambiguous abbreviation; an
+		// abbreviation of a refused flag is refused, whatever else it
+		// could stand for.
+		var found []*Flag
+		for i := range e.Flags {
+			for _, n := range e.Flags[i].Names {
+				if strings.HasPrefix(n, name) && !slices.Contains(found, &e.Flags[i]) {
+					found = append(found, &e.Flags[i])
+				}
+			}
+		}
+		for _, g := range found {
+			if g.Effect != Reads {
+				return nil, false, refuse(w, "may abbreviate %s, which %s (%s)", g.Names[len(g.Names)-1], g.Note, g.Effect)
+			}
+		}
+		switch len(found) {
+		case 1:
+			f = found[0]
+		case 0:
+		default:
+			return nil, false, refuse(w, "is an ambiguous abbreviation")
+		}
+	}
+	if f == nil {
+		if e.SingleDash && !strings.HasPrefix(w, "--") && !eq {
+			// find-style programs still take short bundles ("tree -aL 2").
+			if uses, next, r := e.short(idx, w, more); r == nil {
+				return uses, next, nil
+			}
+		}
+		return nil, false, refuse(w, "is not a flag %s is known to only read with", e.Name())
+	}
+	u := FlagUse{Flag: f, Name: name}
+	switch {
+	case eq && (f.Value == "" || slices.Contains(f.Bare, name)):
+		return nil, false, refuse(w, "gives a value to a flag that takes none")
+	case eq:
+		u.Value, u.HasValue = value, true
+		return []FlagUse{u}, false, nil
+	case f.Value != "" && !f.Optional:
+		if !more {
+			if f.LastArg {
+				return []FlagUse{u}, false, nil
+			}
+			return nil, false, refuse(w, "lacks its value")
+		}
+		return []FlagUse{u}, true, nil
+	}
+	return []FlagUse{u}, false, nil
+}
+
+// short matches a bundle of one-letter flags, "-nr", "-m5", "-m 5".
+func (e *Entry) short(idx map[string]*Flag, w string, more bool) ([]FlagUse, bool, *Refusal) {
+	var uses []FlagUse
+	for j := 1; j < len(w); j++ {
+		name := "-" + w[j:j+1]
+		f := idx[name]
+		if f == nil || w[j] == '-' {
+			return nil, false, refuse(w, "holds %s, which is not a flag %s is known to only read with", name, e.Name())
+		}
+		u := FlagUse{Flag: f, Name: name}
+		if f.Value != "" && !slices.Contains(f.Bare, name) {
+			if rest := w[j+1:]; rest != "" {
+				u.Value, u.HasValue = rest, true
+				return append(uses, u), false, nil
+			}
+			if f.Optional {
+				return append(uses, u), false, nil
+			}
+			if !more {
+				return nil, false, refuse(w, "lacks the value of %s", name)
+			}
+			return append(uses, u), true, nil
+		}
+		uses = append(uses, u)
+	}
+	return uses, false, nil
+}
+
+func isNumber(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// FlagRisk reports whether a word that bash expands into a flag could make
+// a command of the entry do more than read: the entry lists flags that
+// write, delete, run programs or reach the network, or judges its
+// operands with a Check. For the others, every flag the program has was
+// checked to only read, so an expansion can only be a read flag or one
+// the program rejects.
+func (e *Entry) FlagRisk() bool {
+	if e.Check != nil {
+		return true
+	}
+	for _, f := range e.Flags {
+		if f.Effect != Reads {
+			return true
+		}
+	}
+	return false
+}
+
+// exact matches a whole word against the flags of an ExactFlags entry.
+func (e *Entry) exact(idx map[string]*Flag, w string, more bool) ([]FlagUse, bool, *Refusal) {
+	f := idx[w]
+	if f == nil {
+		return nil, false, refuse(w, "is not a flag %s is known to only read with", e.Name())
+	}
+	u := FlagUse{Flag: f, Name: w}
+	if f.Value == "" || f.Optional {
+		return []FlagUse{u}, false, nil
+	}
+	if !more {
+		return nil, false, refuse(w, "lacks its value")
+	}
+	return []FlagUse{u}, true, nil
+}
+
+// GlobRisk reports whether a word that bash expands from glob, a glob
+// at the start of the word, could become a flag that makes a command of
+// the entry do more than read. For an ExactFlags entry only a refused
+// flag's whole name matters ("*.py" can never be "-delete"); otherwise
+// any expansion might, when the entry has such flags (see FlagRisk).
+func (e *Entry) GlobRisk(glob string) bool {
+	if !e.FlagRisk() {
+		return false
+	}
+	if !e.ExactFlags || e.Check != nil {
+		return true
+	}
+	for _, f := range e.Flags {
+		if f.Effect == Reads {
+			continue
+		}
+		for _, n := range f.Names {
+			if ok, err := path.Match(glob, n); ok || err != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// flagIndexNames lists the entry's flag names, before the index is built.
+func (e *Entry) flagIndexNames() map[string]bool {
+	out := map[string]bool{}
+	for _, f := range e.Flags {
+		for _, n := range f.Names {
+			out[n] = true
+		}
+	}
+	return out
+}

@@ -1,0 +1,158 @@
+package allowlist
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+)
+
+// HazardEnv is what [Hazards] looks at: the working directory, the home
+// directory and the environment the command will run with.
+type HazardEnv struct {
+	Cwd, Home string
+	// Getenv reads the command's environment; nil reads the process's.
+	Getenv func(string) string
+}
+
+// maxHazardFile bounds how much of a file a hazard check reads.
+const maxHazardFile = 1 << 20
+
+// Hazards returns why the allowed command argv must ask after all,
+// because of a file or variable that would make it run another program,
+// connect elsewhere or print a credential: the hazards of its pack, and
+// those of its entry ("git remote -v" with a URL holding a password).
+// It returns nil when none is present. The engine calls it for every
+// command Decide allows through a catalogue rule; a file it cannot read
+// as a regular file counts as present (asking is the safe error).
+func Hazards(rules []Rule, argv []string, env HazardEnv) []string {
+	e := judgingEntry(rules, argv)
+	if e == nil {
+		return nil
+	}
+	hs := e.Hazards
+	if p, ok := LookupPack(e.Pack); ok {
+		hs = append(append([]Hazard(nil), p.Hazards...), hs...)
+	}
+	var out []string
+	for _, h := range hs {
+		if h.present(env) {
+			out = append(out, h.Why)
+		}
+	}
+	return out
+}
+
+// HasHazards reports whether the entry that allows argv lists hazards
+// (its own, or its pack's), so that [Hazards] must be checked.
+func HasHazards(rules []Rule, argv []string) bool {
+	e := judgingEntry(rules, argv)
+	if e == nil {
+		return false
+	}
+	p, ok := LookupPack(e.Pack)
+	return len(e.Hazards) > 0 || ok && len(p.Hazards) > 0
+}
+
+// judgingEntry is the entry with the most words that accepts argv.
+func judgingEntry(rules []Rule, argv []string) *Entry {
+	var best *Entry
+	for _, r := range rules {
+		if r.Kind != Allow || r.Entry == nil {
+			continue
+		}
+		if _, ref, ok := r.Entry.Judge(argv); ok && ref == nil && (best == nil || len(r.Entry.Words) > len(best.Words)) {
+			best = r.Entry
+		}
+	}
+	return best
+}
+
+func (h Hazard) present(env HazardEnv) bool {
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if h.Env != "" {
+		return getenv(h.Env) != ""
+	}
+	for _, p := range h.paths(env) {
+		data, found := readHazardFile(p)
+		if !found {
+			continue
+		}
+		if data == nil {
+			return true // present but not a readable regular file: ask
+		}
+		if h.Match != nil {
+			if h.Match(data) {
+				return true
+			}
+			continue
+		}
+		if len(h.Contains) == 0 {
+			return true
+		}
+		for _, c := range h.Contains {
+			if bytes.Contains(data, []byte(c)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// paths are where the hazard's file is looked for.
+func (h Hazard) paths(env HazardEnv) []string {
+	if rest, ok := strings.CutPrefix(h.File, "~/"); ok {
+		if env.Home == "" {
+			return nil
+		}
+		return []string{filepath.Join(env.Home, rest)}
+	}
+	var out []string
+	dir := filepath.Clean(env.Cwd)
+	for range 64 {
+		out = append(out, filepath.Join(dir, h.File))
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return out
+}
+
+// readHazardFile reads a regular file without following it into a FIFO
+// or device. found is false when nothing is there; data is nil when
+// something is there that is not a readable regular file.
+func readHazardFile(p string) (data []byte, found bool) {
+	if _, err := os.Lstat(p); err != nil {
+		return nil, !os.IsNotExist(err)
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, true
+	}
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, true
+	}
+	defer f.Close()
+	data, err = io.ReadAll(io.LimitReader(f, maxHazardFile))
+	if err != nil {
+		return nil, true
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, true
+}
+
+// urlCredentials finds a URL with a password or token in a git config.
+var urlCredentials = regexp.MustCompile(`(?m)^\s*(url|pushurl)\s*=\s*\S*://[^/@\s]+:[^/@\s]*@`)
+
+func gitURLCredentials(data []byte) bool { return urlCredentials.Match(data) }

@@ -1,0 +1,113 @@
+package allowlist
+
+import (
+	"slices"
+	"strings"
+)
+
+// builtin is the catalogue of read-only entries allowed by default.
+var builtin = slices.Concat(textEntries, sysEntries, gitEntries)
+
+// globals are the flag tables of programs whose subcommands are entries:
+// "git -C DIR --no-pager log" is judged as "git log" with the global
+// flags judged by these tables.
+var globals = map[string]*Entry{"git": gitGlobals}
+
+// Builtin returns the entries of the built-in catalogue. Change none.
+func Builtin() []*Entry { return builtin }
+
+// Judge reads argv as a command of the entry. ok is false when argv is not
+// one (another program or subcommand). Otherwise it returns the call, or
+// the refusal that makes the command ask.
+func (e *Entry) Judge(argv []string) (c *Call, r *Refusal, ok bool) {
+	if len(argv) == 0 || len(e.Words) == 0 || argv[0] != e.Words[0] {
+		return nil, nil, false
+	}
+	rest := argv[1:]
+	g := &Call{}
+	// Global flags may stand after the program and after each subcommand
+	// word that has its own ("docker compose -f x ps").
+	for k := 1; k < len(e.Words); k++ {
+		if gl := globals[strings.Join(e.Words[:k], " ")]; gl != nil && !strings.HasPrefix(e.Words[k], "-") {
+			n, r := gl.scan(g, rest, true)
+			if r != nil {
+				if firstOperand(rest) != e.Words[k] {
+					return nil, nil, false
+				}
+				return nil, r, true
+			}
+			rest = rest[n:]
+		}
+		if len(rest) == 0 || rest[0] != e.Words[k] {
+			return nil, nil, false
+		}
+		rest = rest[1:]
+	}
+	c, r = e.Parse(rest)
+	if r != nil {
+		return nil, r, true
+	}
+	c.Paths = append(g.Paths, c.Paths...)
+	c.Strings = append(g.Strings, c.Strings...)
+	if dirs := g.Values("-C"); len(dirs) > 0 {
+		c.Dir = dirs[len(dirs)-1]
+	}
+	return c, nil, true
+}
+
+func firstOperand(args []string) string {
+	for _, w := range args {
+		if !strings.HasPrefix(w, "-") {
+			return w
+		}
+	}
+	return ""
+}
+
+// Normalize returns argv with the global flags of a program with
+// subcommands removed ("git -C x --no-pager push" becomes "git push"), so
+// that prefix rules meet the subcommand; nil when there is nothing to
+// remove or the flags cannot be read.
+func Normalize(argv []string) []string {
+	if len(argv) < 2 {
+		return nil
+	}
+	gl := globals[argv[0]]
+	if gl == nil {
+		return nil
+	}
+	n, r := gl.scan(&Call{}, argv[1:], true)
+	if r != nil || n == 0 {
+		return nil
+	}
+	return append([]string{argv[0]}, argv[1+n:]...)
+}
+
+// PathWords returns the words of argv that the catalogue judges as paths:
+// the operands and flag values of the entry that accepts argv, an operand
+// that starts with "-" written "./-x" so that it is not taken for a flag.
+// When no entry accepts argv, every word is returned. A checker of what
+// words reach on disk calls it to leave patterns and strings alone
+// ("grep .env src" reads src, not .env); it must not when the text holds
+// a glob or xargs, as gate.Decide does not.
+func PathWords(rules []Rule, argv []string) []string {
+	e := judgingEntry(rules, argv)
+	if e == nil {
+		return argv
+	}
+	c, r, _ := e.Judge(argv)
+	if r != nil {
+		return argv
+	}
+	out := []string{argv[0]}
+	for _, p := range c.Paths {
+		if strings.HasPrefix(p, "-") {
+			p = "./" + p
+		}
+		out = append(out, p)
+		if c.Dir != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+			out = append(out, c.Dir+"/"+p)
+		}
+	}
+	return out
+}

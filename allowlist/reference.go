@@ -1,0 +1,122 @@
+package allowlist
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Reference writes the catalogue as a Markdown page, one table per
+// program with a note per flag: docs/catalogue.md, kept in step by a test.
+func Reference(w io.Writer) {
+	seen := map[string]string{}
+	fmt.Fprint(w, "# The read-only catalogue\n\n")
+	fmt.Fprint(w, "Generated from allowlist/ by `go test ./allowlist -run TestReference -update`; do not edit by hand.\n\n")
+	fmt.Fprint(w, "Each program lists every flag it accepts. A flag not listed asks, and so does a flag marked with what it does\n"+
+		"(writes, deletes, runs programs, network, prints secrets, not judged). Every word is a path, judged against the\n"+
+		"protected and sensitive paths, unless the table marks it a pattern or string. Long options may be abbreviated as\n"+
+		"GNU getopt allows; an abbreviation that could stand for a refused flag asks.\n\n")
+	fmt.Fprint(w, "## Built in\n\n")
+	for _, e := range builtin {
+		entryReference(w, e, seen)
+	}
+	fmt.Fprint(w, "## Packs\n\nOff by default; `packs = [\"gh\", ...]` in a trusted configuration file turns them on. Their commands run with the sandbox level `read-only+network`.\n\n")
+	for _, p := range packs {
+		fmt.Fprintf(w, "### Pack %s\n\n%s.\n\nAsks when any of these is present:\n\n", p.Name, p.Note)
+		for _, h := range p.Hazards {
+			what := "variable `" + h.Env + "`"
+			if h.File != "" {
+				what = "file `" + h.File + "`"
+				if len(h.Contains) > 0 {
+					what += " holding `" + strings.Join(h.Contains, "` or `") + "`"
+				}
+			}
+			fmt.Fprintf(w, "- %s: %s\n", what, h.Why)
+		}
+		fmt.Fprintln(w)
+		shown := map[string]bool{}
+		for _, e := range p.Entries {
+			if g := globals[e.Words[0]]; g != nil && !shown[e.Words[0]] {
+				shown[e.Words[0]] = true
+				fmt.Fprintf(w, "#### %s: options of every subcommand\n\n", e.Words[0])
+				flagTable(w, g.Flags, nil)
+			}
+			entryReference(w, e, seen)
+		}
+	}
+}
+
+// entryReference writes one entry; seen maps a flag table already written
+// to its entry, so that entries sharing one refer to it.
+func entryReference(w io.Writer, e *Entry, seen map[string]string) {
+	level := "###"
+	if e.Pack != "" {
+		level = "####"
+	}
+	fmt.Fprintf(w, "%s %s\n\n%s.", level, e.Name(), e.Note)
+	o := e.Operands
+	switch {
+	case o.None:
+		fmt.Fprint(w, " No operand.")
+	case o.Strings:
+		fmt.Fprint(w, " Operands are strings, not paths.")
+	case o.Lead > 0:
+		fmt.Fprintf(w, " The first operand is a pattern (unless %s gives it); the rest are paths.", strings.Join(o.LeadUnless, " or "))
+	default:
+		fmt.Fprint(w, " Operands are paths.")
+	}
+	if o.Max > 0 {
+		fmt.Fprintf(w, " At most %d.", o.Max)
+	}
+	if e.Check != nil {
+		fmt.Fprint(w, " Its operands are parsed (see the note).")
+	}
+	fmt.Fprint(w, "\n\n")
+	var key strings.Builder
+	for _, f := range e.Flags {
+		key.WriteString(f.Spec() + "\x00" + f.Note + "\x00" + f.Effect.String() + "\x00")
+	}
+	if first, ok := seen[key.String()]; ok && len(e.Flags) > 0 {
+		fmt.Fprintf(w, "Flags: as for `%s`.\n\n", first)
+		return
+	}
+	seen[key.String()] = e.Name()
+	flagTable(w, e.Flags, globals[e.Words[0]])
+}
+
+// flagTable writes the flags as a table, leaving out those of skip (a
+// program's global options, shown once).
+func flagTable(w io.Writer, flags []Flag, skip *Entry) {
+	inSkip := map[string]bool{}
+	if skip != nil && len(flags) > 0 && &flags[0] != &skip.Flags[0] {
+		for _, f := range skip.Flags {
+			inSkip[f.Spec()+f.Note] = true
+		}
+	}
+	var rows []Flag
+	for _, f := range flags {
+		if !inSkip[f.Spec()+f.Note] {
+			rows = append(rows, f)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprint(w, "| flag | value | does |\n|---|---|---|\n")
+	for _, f := range rows {
+		value := ""
+		switch {
+		case f.Value == "":
+		case f.IsPath():
+			value = "`" + f.Value + "`, judged as a path"
+		default:
+			value = "`" + f.Value + "`, a string"
+		}
+		does := f.Note
+		if f.Effect != Reads {
+			does = "**asks: " + f.Effect.String() + "**: " + f.Note
+		}
+		fmt.Fprintf(w, "| `%s` | %s | %s |\n", strings.ReplaceAll(f.Spec(), "|", `\|`), value, strings.ReplaceAll(does, "|", `\|`))
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# usefulness.sh: how many read-only commands agentgate runs without asking,
+# measured on command corpora nobody on this project wrote (../shared beside
+# the repository: corpora/realcorpus-ro.tsv and peer-vectors/*.tsv). Prints
+# the figures of the README, with a per-program breakdown and the top reasons
+# that still ask. USEFULNESS_LIST=1 also lists every row that asks.
+#
+# The companion test TestPeerDangerNeverAllowed runs with every `go test`
+# when the data is there: no peer danger vector and no adversarial corpus
+# row is ever allowed, in either compound mode, with or without packs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -d ../shared/corpora ]; then
+	echo "usefulness: ../shared/corpora is absent; nothing to measure" >&2
+	exit 0
+fi
+go test ./gate -count=1 -run '^TestUsefulness$' -usefulness -v | grep -v -e '^=== RUN' -e '^--- PASS' -e '^PASS' -e '^ok'
