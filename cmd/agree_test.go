@@ -145,7 +145,7 @@ func TestCheckAgreesWithExec(t *testing.T) {
 					t.Errorf("%s: check exit %d", where, check)
 				}
 				if ran && (mode == "ci" || mode == "readonly") {
-					d := gate.Decide(gate.Request{Text: text, Rules: allowlist.Defaults()})
+					d := gate.Decide(gate.Request{Text: text, Rules: allowlist.Defaults(), VetDir: func(string) bool { return true }})
 					if d.Verdict() != gate.Allow {
 						t.Errorf("%s: ran in mode %s although the gate said %s", where, mode, d.Verdict())
 					}

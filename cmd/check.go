@@ -92,6 +92,9 @@ func checkRun(o *CheckOptions) error {
 		if rule := gate.SuggestRule(d, o.Env.UserConfig()); rule != "" {
 			fmt.Fprintf(o.Env.Stdout, "for you: %s\n", rule)
 		}
+		if hint := gate.SplitHint(j.Request, d); hint != "" {
+			fmt.Fprintf(o.Env.Stdout, "for you: %s\n", hint)
+		}
 		fmt.Fprintf(o.Env.Stdout, "sandbox:  %s\n", confinement(j, route))
 		if eff != d.Verdict() {
 			why := fmt.Sprintf("in mode %s (from %s)", cfg.Mode, cfg.ModeSource)

@@ -57,6 +57,9 @@ func question(j *engine.Judgement, rec audit.Record) prompt.Question {
 	for _, r := range j.Decision.Risks() {
 		why = append(why, "note: "+r.Program+" "+r.Note)
 	}
+	if hint := gate.SplitHint(j.Request, j.Decision); hint != "" {
+		why = append(why, "for you: "+hint)
+	}
 	shell, ok := rec.Shell.(inspect.Script)
 	if !ok {
 		shell = inspect.Parse(j.Request.Text)

@@ -64,6 +64,10 @@ func (e *Engine) Judge(req gate.Request, cfg *config.Config, cwd, home, sess str
 	req.Hazards = func(argv []string) []string {
 		return allowlist.Hazards(cfg.Rules, argv, allowlist.HazardEnv{Cwd: cwd, Home: home, Getenv: e.Getenv})
 	}
+	// git in another directory (git -C DIR, cd DIR && git ...): VetWorld
+	// judges the repository where each git command runs, so the gate
+	// need not ask for it.
+	req.VetDir = vouchLater
 	j := &Judgement{Request: req, Config: cfg, Cwd: cwd, Session: sess, Harness: "exec"}
 	j.Decision = gate.Decide(req)
 	if j.Decision.Verdict() == gate.Allow {
@@ -99,3 +103,8 @@ func environMap(environ []string) map[string]string {
 	}
 	return m
 }
+
+// vouchLater is the gate's VetDir: every directory git runs in is judged
+// by VetWorld (gitsafe.Vet where resolve.Dirs says git runs), which can
+// only turn the allow into an ask.
+func vouchLater(string) bool { return true }

@@ -89,12 +89,14 @@ func (e *Engine) shellPlan(text string) runner.Plan {
 	return runner.Plan{Path: "/bin/sh", Argv: []string{"sh", "-c", text}, Env: env}
 }
 
-// CleanShellEnv drops the variables that make bash run code of their own.
+// CleanShellEnv drops the variables that make bash run code of their own,
+// and CDPATH, which would make "cd name" go somewhere the gate did not
+// judge.
 func CleanShellEnv(environ []string) []string {
 	out := environ[:0:0]
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == "BASH_ENV" || name == "ENV" || strings.HasPrefix(name, "BASH_FUNC_") {
+		if name == "BASH_ENV" || name == "ENV" || name == "CDPATH" || strings.HasPrefix(name, "BASH_FUNC_") {
 			continue
 		}
 		out = append(out, kv)

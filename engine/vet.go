@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
 	"github.com/agentgate/agentgate/resolve"
@@ -18,7 +19,9 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 		return d
 	}
 	if why := resolve.Check(resolve.Options{Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths,
-		Environ: e.Environ(), UntrustedDirs: j.Config.UntrustedDirs}, d.Commands(), d.Redirects()); len(why) > 0 {
+		Environ: e.Environ(), UntrustedDirs: j.Config.UntrustedDirs,
+		PathWords: func(argv []string) []string { return allowlist.PathWords(j.Config.Rules, argv) },
+	}, d.Commands(), d.Redirects()); len(why) > 0 {
 		return gate.Escalate(d, why[0])
 	}
 	cmds := d.Commands()

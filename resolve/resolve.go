@@ -66,6 +66,12 @@ type Options struct {
 	// MaxWalk bounds the entries a recursive reader's tree walk visits;
 	// 0 means DefaultMaxWalk.
 	MaxWalk int
+	// PathWords, when set, returns the program and those of its words
+	// that name files (the catalogue knows a grep pattern or a find -name
+	// value is not a path); nil judges every word as a path. The program,
+	// list-from-file flags and recursive reads are judged on the whole
+	// argv either way.
+	PathWords func(argv []string) []string
 
 	projectRoot string // computed once per Check
 }
@@ -100,7 +106,13 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 		r.program(argv[0])
 		words := r.expandGlobs(argv[1:])
 		r.listFromFile(argv[0], words)
-		for _, w := range words {
+		paths := words
+		if r.o.PathWords != nil {
+			if pw := r.o.PathWords(argv); len(pw) > 0 {
+				paths = r.expandGlobs(pw[1:])
+			}
+		}
+		for _, w := range paths {
 			for _, c := range gate.PathCandidates(w) {
 				r.path(w, c)
 			}
