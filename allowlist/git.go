@@ -108,7 +108,9 @@ func gitListOnly(listing ...string) func(c *Call) *Refusal {
 }
 
 var gitGrepFlags = []Flag{
-	Use("--cached", "index"), Use("--untracked", "untracked"), Use("--no-index", "not in a repository"),
+	Use("--cached", "index"),
+	Refuse(Secrets, "--untracked", "searches untracked files too, which no path check saw (a .env, a key)"),
+	Refuse(Secrets, "--no-index", "searches the whole directory tree like grep -r, outside what git tracks"),
 	Use("--no-exclude-standard, --exclude-standard", "ignore files"), Use("--recurse-submodules", "submodules"),
 	Use("-a, --text", "text"), Refuse(Runs, "--textconv", "runs textconv filters from configuration"), Use("--no-textconv", "no textconv"),
 	Use("-i, --ignore-case", "folds case"), Use("-I", "no binary"), Use("--max-depth=N", "depth"), Use("-r, --recursive, --no-recursive", "recursion"),

@@ -28,7 +28,7 @@ func getopt(words []string, withArg string, longArg map[string]bool) (opts []opt
 			return opts, append(operands, words[i+1:]...)
 		case strings.HasPrefix(w, "--"):
 			name, val, hasVal := strings.Cut(w, "=")
-			if !hasVal && longArg[name] && i+1 < len(words) {
+			if !hasVal && takesValue(name, longArg) && i+1 < len(words) {
 				i++
 				val = words[i]
 			}
@@ -52,6 +52,28 @@ func getopt(words []string, withArg string, longArg map[string]bool) (opts []opt
 		}
 	}
 	return opts, operands
+}
+
+// takesValue reports whether the long option name takes a value: by its
+// full name, or as the unique abbreviation getopt_long accepts ("--dir"
+// for "--directories", whose value "recurse" is in the next word).
+func takesValue(name string, longArg map[string]bool) bool {
+	if longArg[name] {
+		return true
+	}
+	if len(name) < 3 {
+		return false
+	}
+	match := ""
+	for l := range longArg {
+		if strings.HasPrefix(l, name) {
+			if match != "" {
+				return false // ambiguous: the program refuses it
+			}
+			match = l
+		}
+	}
+	return match != ""
 }
 
 // has reports whether opts hold one of names; a long name also matches
@@ -156,11 +178,15 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 		opts, operands := getopt(words, rgArg, rgLong)
 		u := 0
 		for _, o := range opts {
-			if o.name == "-u" {
+			if o.name == "-u" || has([]opt{o}, "--unrestricted") {
 				u++
 			}
 		}
-		hidden = u >= 2 || has(opts, "--hidden", "-.")
+		// rg skips hidden files unless told, or unless an ignore file
+		// un-ignores them ("!.env" in a planted .ignore): then it is
+		// judged as reading them.
+		hidden = u >= 2 || has(opts, "--hidden", "-.", "--ignore-file", "--no-ignore", "--no-ignore-dot",
+			"--no-ignore-vcs", "--no-ignore-parent", "--no-ignore-exclude", "--no-ignore-files", "--no-ignore-global")
 		follow = has(opts, "-L", "--follow")
 		if has(opts, "--files", "--type-list") && len(operands) == 0 {
 			roots = []string{"."}
@@ -169,7 +195,10 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 		}
 	case "diff":
 		opts, operands := getopt(words, diffArg, diffLong)
-		if !has(opts, "-r", "--recursive") {
+		// Without -r, diff still reads every top-level file of two
+		// directories (and, with -N, those only one has): a directory
+		// operand is read like a tree.
+		if !has(opts, "-r", "--recursive") && !anyDir(r.lexicalAll(operands)) {
 			return
 		}
 		roots = operands
@@ -184,6 +213,9 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 		roots = operands
 	default:
 		return
+	}
+	if path.Base(prog) == "rg" && !hidden && r.unignores(roots) {
+		hidden = true
 	}
 	r.walkRoots(roots, hidden, follow)
 }

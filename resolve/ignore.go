@@ -1,0 +1,108 @@
+package resolve
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
+)
+
+// ignoreFiles are the files ripgrep reads its ignore rules from, in every
+// directory it searches and in their parents.
+var ignoreFiles = []string{".ignore", ".rgignore", ".gitignore"}
+
+// unignores reports whether an ignore file rg would read, in a tree under
+// roots or in a directory above them (or .git/info/exclude), holds a
+// whitelist line ("!.env"): such a line makes rg read a hidden file it
+// would skip, so the walk must look at hidden files too. The scan is
+// bounded like the walk; past the bound it answers true.
+func (r *resolver) unignores(roots []string) bool {
+	budget := r.o.MaxWalk
+	if budget <= 0 {
+		budget = DefaultMaxWalk
+	}
+	for _, root := range roots {
+		abs := r.lexical(root)
+		fi, err := os.Stat(abs)
+		if err != nil || !fi.IsDir() {
+			abs = path.Dir(abs)
+		}
+		for d := abs; ; d = path.Dir(d) {
+			if dirWhitelists(d) || fileWhitelists(path.Join(d, ".git", "info", "exclude")) {
+				return true
+			}
+			if d == "/" || d == "." {
+				break
+			}
+		}
+		queue := []string{abs}
+		for len(queue) > 0 {
+			d := queue[0]
+			queue = queue[1:]
+			ents, err := readDir(d)
+			if err != nil {
+				continue
+			}
+			for _, e := range ents {
+				if budget--; budget <= 0 {
+					return true
+				}
+				if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+					queue = append(queue, path.Join(d, e.Name()))
+				}
+			}
+			if d != abs && dirWhitelists(d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func dirWhitelists(dir string) bool {
+	for _, name := range ignoreFiles {
+		if fileWhitelists(path.Join(dir, name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// fileWhitelists reads an ignore file (a regular file only, at most 1 MiB)
+// and reports whether a line starts with "!".
+func fileWhitelists(p string) bool {
+	f, err := fsutil.OpenRegular(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
+	for sc.Scan() {
+		if strings.HasPrefix(strings.TrimSpace(sc.Text()), "!") {
+			return true
+		}
+	}
+	return false
+}
+
+// lexicalAll is lexical for each word.
+func (r *resolver) lexicalAll(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = r.lexical(w)
+	}
+	return out
+}
+
+// anyDir reports whether one of paths is a directory.
+func anyDir(paths []string) bool {
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	return false
+}

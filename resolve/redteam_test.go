@@ -1,0 +1,71 @@
+package resolve_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/resolve"
+)
+
+// Cases a red team used to read secrets through readers the first
+// resolver judged as not reading them (findings F5, F7, F8 of
+// /work/notes/redteam-gate.md): each must now ask.
+func TestRedTeamReaders(t *testing.T) {
+	tests := []struct {
+		name  string
+		plant func(w world)
+		argv  []string
+	}{
+		{"grep --dir recurse, the value in the next word", nil, []string{"grep", "--dir", "recurse", "SECRET", "~"}},
+		{"grep --directories recurse", nil, []string{"grep", "--directories", "recurse", "SECRET", "~"}},
+		{"grep -d recurse", nil, []string{"grep", "-d", "recurse", "SECRET", "~"}},
+		{"rg --unrestricted --unrestricted", func(w world) { os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o600) },
+			[]string{"rg", "--unrestricted", "--unrestricted", "SECRET"}},
+		{"rg -uu", func(w world) { os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o600) },
+			[]string{"rg", "-uu", "SECRET"}},
+		{"rg --ignore-file", func(w world) { os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o600) },
+			[]string{"rg", "--ignore-file", "x", "SECRET"}},
+		{"rg with a planted .ignore that un-ignores .env", func(w world) {
+			os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o600)
+			os.WriteFile(w.proj+"/.ignore", []byte("!.env\n"), 0o644)
+		}, []string{"rg", "SECRET"}},
+		{"rg with a whitelist in a parent's .gitignore", func(w world) {
+			os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o600)
+			os.WriteFile(w.home+"/.gitignore", []byte("!.env\n"), 0o644)
+		}, []string{"rg", "SECRET"}},
+		{"rg with a whitelist in .git/info/exclude", func(w world) {
+			os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o600)
+			os.MkdirAll(w.proj+"/.git/info", 0o755)
+			os.WriteFile(w.proj+"/.git/info/exclude", []byte("!.env\n"), 0o644)
+		}, []string{"rg", "SECRET"}},
+		{"diff -N of a file and a directory", func(w world) {
+			os.WriteFile(w.proj+"/empty", nil, 0o644)
+			os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o600)
+		}, []string{"diff", "-N", "empty", "."}},
+		{"diff of two directories without -r", func(w world) {
+			os.Mkdir(w.proj+"/d", 0o755)
+			os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o600)
+		}, []string{"diff", "d", "."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t)
+			if tt.plant != nil {
+				tt.plant(w)
+			}
+			got := resolve.Check(w.opts(), [][]string{tt.argv}, nil)
+			if len(got) == 0 || !strings.Contains(got[0].Message, "secrets") {
+				t.Errorf("%v: %v; want an ask for the secret it reads", tt.argv, got)
+			}
+		})
+	}
+	// rg without anything that un-ignores hidden files still runs in a
+	// project holding a .env: it does not read it.
+	w := newWorld(t)
+	os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o600)
+	os.WriteFile(w.proj+"/.gitignore", []byte("build/\n"), 0o644)
+	if got := resolve.Check(w.opts(), [][]string{{"rg", "TODO"}}, nil); len(got) != 0 {
+		t.Errorf("plain rg in a project with a .env: %v", got)
+	}
+}
