@@ -33,7 +33,14 @@ func (w Where) env(k string) string {
 
 // claudeRules reports whether a Claude Code deny or ask rule for Bash,
 // in any settings file Claude Code reads, may match command.
+//
+// Only the user's and the managed settings count here: a project's
+// settings are the agent's to write, and a deny rule (or a broken file)
+// planted there must not make agentgate leave an allowed command
+// unrewritten, unconfined (red team finding F9). Such a rule is no
+// boundary anyway; the rewritten command is confined read-only.
 func claudeRules(w Where, command string) bool {
+	w.Project = ""
 	return claudeRuleMatch(w, command, "deny", "ask")
 }
 
@@ -128,7 +135,10 @@ func splitSimple(command string) []string {
 // prompts may match command: a prefix_rule whose pattern's first word is
 // the first word of a command in it, in $CODEX_HOME/rules or the
 // project's .codex/rules.
+//
+// The project's rules do not count, as for claudeRules.
 func codexRules(w Where, command string) bool {
+	w.Project = ""
 	home := w.env("CODEX_HOME")
 	if !filepath.IsAbs(home) {
 		home = filepath.Join(w.Home, ".codex")
@@ -163,7 +173,10 @@ func codexRules(w Where, command string) bool {
 // geminiRules reports whether a Gemini CLI policy rule that denies or
 // asks for run_shell_command may match command, in ~/.gemini/policies or
 // the project's .gemini/policies.
+//
+// The project's policies do not count, as for claudeRules.
 func geminiRules(w Where, command string) bool {
+	w.Project = ""
 	dirs := []string{filepath.Join(w.Home, ".gemini", "policies")}
 	if w.Project != "" {
 		dirs = append(dirs, filepath.Join(w.Project, ".gemini", "policies"))

@@ -46,11 +46,14 @@ func TestHostRulesKeepOriginal(t *testing.T) {
 			t.Errorf("%q: rewrite %q, want rewritten %v", tt.cmd, c, tt.rewrite)
 		}
 	}
-	// The project's local settings count too, and CLAUDE_CONFIG_DIR
-	// moves the user's.
+	// The project's settings do not count: the agent can write them, and
+	// a rule (or a broken file) planted there must not keep an allowed
+	// command unrewritten and so unconfined. CLAUDE_CONFIG_DIR moves the
+	// user's.
 	write(t, filepath.Join(proj, ".claude", "settings.local.json"), `{"permissions": {"ask": ["Bash(pwd)"]}}`)
-	if _, _, c := claudeDecision(t, handle(t, g, Claude, claudeEvent("pwd", proj, "default", "r"))); c != "" {
-		t.Errorf("a project ask rule did not keep the original: %q", c)
+	write(t, filepath.Join(proj, ".claude", "settings.json"), `{"permissions": {"deny": [`)
+	if _, _, c := claudeDecision(t, handle(t, g, Claude, claudeEvent("pwd", proj, "default", "r"))); c == "" {
+		t.Errorf("a planted project rule kept the command unrewritten (unconfined)")
 	}
 	other := t.TempDir()
 	write(t, filepath.Join(other, "settings.json"), `{"permissions": {"deny": ["Bash(git status)"]}}`)
