@@ -95,6 +95,7 @@ var SensitiveDefaults = []PathNote{
 	{".vault-token", "HashiCorp Vault token"},
 	{".env", "application secrets"},
 	{".env.*", "application secrets (.env.local, .env.production ...)"},
+	{".env~", "an editor's backup of .env"},
 	{".envrc", "direnv: often exports secrets"},
 	{"*.tfstate", "Terraform state: holds every secret it manages"},
 	{"*.tfstate.backup", "Terraform state backup"},
