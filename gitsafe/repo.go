@@ -2,34 +2,60 @@ package gitsafe
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // repository is what discovery found: the git directory of the working
 // tree, the common directory it shares with other worktrees, and the top
-// of the working tree (empty for a bare repository).
+// of the working tree (empty for a bare repository). undecided lists the
+// directories met on the way up that discovery could not tell git would
+// take or pass by (an error reading HEAD): their configuration is judged
+// too, so that a doubt only asks more.
 type repository struct {
 	gitDir, commonDir, top string
+	undecided              []string
 }
 
 // errNoRepo means discovery reached the root without finding a repository.
 var errNoRepo = errors.New("not in a git repository")
 
 // discover finds the repository as git does from dir: $GIT_DIR (or
-// --git-dir), else upwards from dir, at each level a ".git" directory, a
-// ".git" file holding "gitdir: PATH", or the directory itself shaped like
-// a bare repository. git with safe.bareRepository=explicit refuses the
-// last, but its configuration is judged all the same. A ".git" that is a
-// FIFO, device or socket is an error: git would block on it.
-func discover(dir, gitDirEnv, commonEnv string) (repository, error) {
+// --git-dir), else upwards from dir (symbolic links resolved, as git's
+// getcwd has it), at each level a ".git" directory, a ".git" file holding
+// "gitdir: PATH", or the directory itself shaped like a bare repository,
+// each as git's is_git_directory judges it (see [gitDirVerdict]); a
+// candidate git rejects is passed by, and the walk goes on upwards. git
+// with safe.bareRepository=explicit refuses a bare repository found so,
+// but its configuration is judged all the same. A ".git" that is a FIFO,
+// device or socket is an error: git would block on it. objectsEnv is
+// $GIT_OBJECT_DIRECTORY, which git checks in place of objects/.
+func discover(dir, gitDirEnv, commonEnv, objectsEnv string) (repository, error) {
+	commonEnv, objectsEnv = physical(dir, commonEnv), physical(dir, objectsEnv)
 	if gitDirEnv != "" {
-		g := absJoin(dir, gitDirEnv)
-		return repository{gitDir: g, commonDir: commonDir(g, absJoin(dir, commonEnv)), top: dir}, nil
+		g := physical(dir, gitDirEnv)
+		return repository{gitDir: g, commonDir: commonDir(g, commonEnv), top: physical(dir, ".")}, nil
+	}
+	dir = physical(dir, ".")
+	var undecided []string
+	// take judges one candidate: found when git takes it; an undecided
+	// one is remembered and passed by.
+	take := func(d string) (bool, error) {
+		v, err := gitDirVerdict(d, commonEnv, objectsEnv)
+		if err != nil {
+			return false, err
+		}
+		if v == maybeRepo {
+			undecided = append(undecided, d)
+		}
+		return v == isRepo, nil
 	}
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		dotgit := filepath.Join(d, ".git")
@@ -38,8 +64,14 @@ func discover(dir, gitDirEnv, commonEnv string) (repository, error) {
 			fi, err = os.Stat(dotgit)
 		}
 		switch {
-		case err == nil && fi.IsDir() && looksLikeGitDir(dotgit):
-			return repository{gitDir: dotgit, commonDir: commonDir(dotgit, ""), top: d}, nil
+		case err == nil && fi.IsDir():
+			ok, err := take(dotgit)
+			if err != nil {
+				return repository{}, err
+			}
+			if ok {
+				return repository{gitDir: dotgit, commonDir: commonDir(dotgit, commonEnv), top: d, undecided: undecided}, nil
+			}
 		case err == nil && fi.Mode().IsRegular():
 			data, err := fsutil.ReadRegular(dotgit, 4096)
 			if err != nil {
@@ -50,27 +82,125 @@ func discover(dir, gitDirEnv, commonEnv string) (repository, error) {
 				return repository{}, errors.New(dotgit + " is a file but not a \"gitdir: PATH\" link")
 			}
 			g := absJoin(d, target)
-			return repository{gitDir: g, commonDir: commonDir(g, ""), top: d}, nil
-		case err == nil && !fi.IsDir():
+			return repository{gitDir: g, commonDir: commonDir(g, commonEnv), top: d, undecided: undecided}, nil
+		case err == nil:
 			return repository{}, &fs.PathError{Op: "read", Path: dotgit, Err: fsutil.ErrNotRegular}
 		}
-		if looksLikeGitDir(d) {
-			return repository{gitDir: d, commonDir: commonDir(d, "")}, nil
+		ok, err := take(d)
+		if err != nil {
+			return repository{}, err
+		}
+		if ok {
+			return repository{gitDir: d, commonDir: commonDir(d, commonEnv), undecided: undecided}, nil
 		}
 		if d == filepath.Dir(d) {
+			if len(undecided) > 0 {
+				// No repository, but some candidates could not be told
+				// apart from one: judge them as the repository.
+				return repository{gitDir: undecided[0], commonDir: commonDir(undecided[0], commonEnv), undecided: undecided[1:]}, nil
+			}
 			return repository{}, errNoRepo
 		}
 	}
 }
 
-// looksLikeGitDir is git's is_git_directory: a HEAD, and objects and refs
-// directories (in the common directory of a linked worktree).
-func looksLikeGitDir(d string) bool {
-	if _, err := os.Lstat(filepath.Join(d, "HEAD")); err != nil {
-		return false
+// verdict is what git's is_git_directory would say of a directory.
+type verdict int
+
+const (
+	notRepo   verdict = iota
+	isRepo            // git takes it
+	maybeRepo         // could not be told: judged as well, and passed by
+)
+
+// gitDirVerdict is git's is_git_directory (setup.c) on d: HEAD valid as
+// validate_headref has it, and objects ($GIT_OBJECT_DIRECTORY) and refs in
+// the common directory searchable (access X_OK: a directory, or an
+// executable file). HEAD is valid when it is a symbolic link whose target
+// starts with "refs/", or a file whose first 255 bytes start with "ref:",
+// optional white space and "refs/", or with 40 hexadecimal digits (an
+// object id). A HEAD or commondir that is a FIFO or device is an error:
+// git would block on it or read a device.
+func gitDirVerdict(d, commonEnv, objectsEnv string) (verdict, error) {
+	v, err := validHead(filepath.Join(d, "HEAD"))
+	if v != isRepo || err != nil {
+		return v, err
 	}
-	c := commonDir(d, "")
-	return isDir(filepath.Join(c, "objects")) && isDir(filepath.Join(c, "refs"))
+	c := commonEnv
+	if c == "" {
+		p := filepath.Join(d, "commondir")
+		if _, err := os.Stat(p); err == nil {
+			_, err := fsutil.ReadRegular(p, 4096)
+			switch {
+			case errors.Is(err, fsutil.ErrNotRegular):
+				return notRepo, err // git would block reading it
+			case err != nil:
+				return maybeRepo, nil
+			}
+		}
+		c = commonDir(d, "")
+	}
+	objects := filepath.Join(c, "objects")
+	if objectsEnv != "" {
+		objects = objectsEnv
+	}
+	if unix.Access(objects, unix.X_OK) != nil || unix.Access(filepath.Join(c, "refs"), unix.X_OK) != nil {
+		return notRepo, nil
+	}
+	return isRepo, nil
+}
+
+// validHead is git's validate_headref on the path of a HEAD.
+func validHead(p string) (verdict, error) {
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return notRepo, nil
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(p)
+		if err != nil {
+			return maybeRepo, nil
+		}
+		if strings.HasPrefix(target, "refs/") {
+			return isRepo, nil
+		}
+		return notRepo, nil
+	case fi.IsDir():
+		return notRepo, nil // git's read of it fails
+	case !fi.Mode().IsRegular():
+		return notRepo, &fs.PathError{Op: "read", Path: p, Err: fsutil.ErrNotRegular}
+	}
+	f, err := fsutil.OpenRegular(p)
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist) {
+		return notRepo, nil // git cannot open it either
+	}
+	if err != nil {
+		return maybeRepo, nil
+	}
+	defer f.Close()
+	buf := make([]byte, 255)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return maybeRepo, nil
+	}
+	head := string(buf[:n])
+	if ref, ok := strings.CutPrefix(head, "ref:"); ok && strings.HasPrefix(strings.TrimLeft(ref, " \t\n\r"), "refs/") {
+		return isRepo, nil
+	}
+	if len(head) >= 40 && isHex(head[:40]) {
+		return isRepo, nil
+	}
+	return notRepo, nil
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // commonDir is $GIT_COMMON_DIR, else what gitDir/commondir names
@@ -93,6 +223,31 @@ func commonDir(gitDir, env string) string {
 func isDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// physical is p (relative to dir) as the kernel resolves it: symbolic
+// links followed, ".." taken after them ("link/.." is the parent of the
+// link's target, not dir). A path that does not exist is only cleaned.
+func physical(dir, p string) string {
+	if p == "" {
+		return ""
+	}
+	if !filepath.IsAbs(p) {
+		p = dir + string(filepath.Separator) + p
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// rawJoin joins a relative p to dir without cleaning: ".." after a
+// symbolic link is left for [physical] to resolve.
+func rawJoin(dir, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return dir + string(filepath.Separator) + p
 }
 
 func absJoin(dir, p string) string {

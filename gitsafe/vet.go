@@ -80,7 +80,8 @@ func VetHardened(argv []string, dir string, environ []string) ([]Finding, error)
 
 func vet(argv []string, dir string, environ []string, hardened bool) ([]Finding, error) {
 	inv, findings := parseInvocation(argv, dir)
-	repo, err := discover(inv.dir, firstNonEmpty(inv.gitDir, getenv(environ, "GIT_DIR")), getenv(environ, "GIT_COMMON_DIR"))
+	repo, err := discover(inv.dir, firstNonEmpty(inv.gitDir, getenv(environ, "GIT_DIR")),
+		getenv(environ, "GIT_COMMON_DIR"), getenv(environ, "GIT_OBJECT_DIRECTORY"))
 	if errors.Is(err, errNoRepo) {
 		return findings, nil
 	}
@@ -102,6 +103,9 @@ func vet(argv []string, dir string, environ []string, hardened bool) ([]Finding,
 			return append(findings, v.out...), err
 		}
 	}
+	if err := v.undecided(repo); err != nil {
+		return append(findings, v.out...), err
+	}
 	if err := v.trustedIncludes(repo); err != nil {
 		return append(findings, v.out...), err
 	}
@@ -118,6 +122,27 @@ func vet(argv []string, dir string, environ []string, hardened bool) ([]Finding,
 		}
 	}
 	return append(findings, v.out...), nil
+}
+
+// undecided judges, strictly, the configuration of each directory met
+// on the way up that discovery could not tell git would take: git might
+// use it instead.
+func (v *vetter) undecided(repo repository) error {
+	hardened := v.hardened
+	defer func() { v.hardened = hardened }()
+	v.hardened = false
+	for _, d := range repo.undecided {
+		files, err := repository{gitDir: d, commonDir: commonDir(d, "")}.configFiles()
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if err := v.file(f, 0); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // trustedIncludes judges the files the user's own (global and system)
@@ -177,8 +202,8 @@ func (v *vetter) trustedIncludes(repo repository) error {
 			if strings.HasPrefix(target, "~/") {
 				target = filepath.Join(home, target[2:])
 			}
-			target = absJoin(filepath.Dir(f), target)
-			if within(target, repo.top) || within(target, repo.commonDir) {
+			target = rawJoin(filepath.Dir(f), target)
+			if reaches(target, repo.top) || reaches(target, repo.commonDir) {
 				if err := v.file(target, 1); err != nil {
 					return err
 				}
@@ -238,8 +263,8 @@ func (v *vetter) alternates(repo repository) {
 			if line == "" || strings.HasPrefix(line, "#") {
 				continue
 			}
-			alt := absJoin(objects, line)
-			if name == "info/http-alternates" || repo.top == "" || !within(alt, repo.top) && !within(alt, repo.commonDir) {
+			alt := rawJoin(objects, line)
+			if name == "info/http-alternates" || repo.top == "" || !inside(alt, repo.top) && !inside(alt, repo.commonDir) {
 				v.out = append(v.out, Finding{Key: name, File: p, Line: n + 1,
 					Why: "borrows objects from outside the project (" + line + "): git log and show would print another repository's contents"})
 			}
@@ -281,7 +306,7 @@ func (v *vetter) submodules(repo repository, depth int) error {
 		if !fi.IsDir() && !fi.Mode().IsRegular() {
 			return fmt.Errorf("submodule %s: %s is not a regular file or directory", p, dotgit)
 		}
-		nested, err := discover(sub, "", "")
+		nested, err := discover(sub, "", "", "")
 		if err != nil {
 			return fmt.Errorf("submodule %s: %w", p, err)
 		}
@@ -358,12 +383,12 @@ func parseInvocation(argv []string, dir string) (invocation, []Finding) {
 		switch {
 		case a == "-C":
 			if d := next(); d != "" {
-				inv.dir = absJoin(inv.dir, d)
+				inv.dir = rawJoin(inv.dir, d)
 			}
 		case a == "--git-dir":
-			inv.gitDir = absJoin(inv.dir, next())
+			inv.gitDir = rawJoin(inv.dir, next())
 		case strings.HasPrefix(a, "--git-dir="):
-			inv.gitDir = absJoin(inv.dir, a[len("--git-dir="):])
+			inv.gitDir = rawJoin(inv.dir, a[len("--git-dir="):])
 		case a == "-c":
 			out = append(out, commandLineKey(next())...)
 		case a == "--no-pager" || a == "-P" || a == "--no-replace-objects" || a == "--literal-pathspecs" ||
@@ -484,9 +509,9 @@ func (v *vetter) judge(e entry, path string) (Finding, bool) {
 		}
 	case lower == "core.worktree":
 		// Relative to the git directory holding the file.
-		wt := absJoin(filepath.Dir(path), e.value)
+		wt := rawJoin(filepath.Dir(path), e.value)
 		top := v.repo.top
-		if top == "" || !within(wt, top) {
+		if top == "" || !inside(wt, top) {
 			return Finding{Key: e.key, Why: "puts the working tree outside the project, where git reads and prints files"}, true
 		}
 	}
@@ -538,9 +563,68 @@ func tokenInQuery(raw string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.RawQuery != ""
 }
 
+// within reports whether p is dir or under it, comparing the paths as
+// text; see [inside] and [reaches] for paths the kernel will resolve.
 func within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// inside reports whether p is under dir both as written and as the kernel
+// resolves it (symbolic links followed): "../link" where link points to
+// $HOME is not inside the project.
+func inside(p, dir string) bool {
+	return within(filepath.Clean(p), dir) && within(resolve(p), resolve(dir))
+}
+
+// reaches reports whether p is under dir either as written or as
+// resolved: a file the project may control.
+func reaches(p, dir string) bool {
+	return within(filepath.Clean(p), dir) || within(resolve(p), resolve(dir))
+}
+
+// maxLinks bounds the symbolic links resolve follows.
+const maxLinks = 64
+
+// resolve is the absolute path p as the kernel resolves it: each symbolic
+// link followed where it is met, ".." taken after it. The part of p that
+// does not exist is appended as written; a loop, or more than maxLinks
+// links, leaves p cleaned (and so compared as text).
+func resolve(p string) string {
+	cur := string(filepath.Separator)
+	rest := strings.Split(p, string(filepath.Separator))
+	for links := 0; len(rest) > 0; {
+		c := rest[0]
+		rest = rest[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, c)
+		fi, err := os.Lstat(next)
+		switch {
+		case err != nil:
+			return filepath.Join(append([]string{next}, rest...)...)
+		case fi.Mode()&os.ModeSymlink != 0:
+			if links++; links > maxLinks {
+				return filepath.Clean(p)
+			}
+			target, err := os.Readlink(next)
+			if err != nil {
+				return filepath.Clean(p)
+			}
+			if filepath.IsAbs(target) {
+				cur = string(filepath.Separator)
+			}
+			rest = append(strings.Split(target, string(filepath.Separator)), rest...)
+		default:
+			cur = next
+		}
+	}
+	return cur
 }
 
 // entry is one key of a configuration file.
