@@ -194,6 +194,43 @@ func TestVet(t *testing.T) {
 			git(t, dir, nil, "init", "-q", "--bare", "b")
 			git(t, dir+"/b", nil, "config", "core.fsmonitor", "x")
 		}, in: "b", argv: []string{"git", "log"}, want: "core.fsmonitor"},
+		{name: "a fake bare repository (garbage HEAD) does not hide the real one (F1)", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "config", "diff.external", "./x.sh")
+			os.MkdirAll(dir+"/sub/objects", 0o755)
+			os.MkdirAll(dir+"/sub/refs", 0o755)
+			os.WriteFile(dir+"/sub/HEAD", []byte("garbage\n"), 0o644)
+		}, in: "sub", argv: []string{"git", "diff"}, want: "diff.external (DIR/.git/config"},
+		{name: "a fake .git directory (garbage HEAD) does not hide the real one", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "config", "diff.external", "./x.sh")
+			os.MkdirAll(dir+"/sub/.git/objects", 0o755)
+			os.MkdirAll(dir+"/sub/.git/refs", 0o755)
+			os.WriteFile(dir+"/sub/.git/HEAD", []byte("ref: heads/main\n"), 0o644)
+		}, in: "sub", argv: []string{"git", "diff"}, want: "diff.external (DIR/.git/config"},
+		{name: "a candidate discovery cannot decide on is judged too", plant: func(t *testing.T, dir string) {
+			os.MkdirAll(dir+"/sub/objects", 0o755)
+			os.MkdirAll(dir+"/sub/refs", 0o755)
+			os.WriteFile(dir+"/sub/HEAD", []byte("ref: refs/heads/main\n"), 0o644)
+			os.WriteFile(dir+"/sub/commondir", []byte(strings.Repeat("x", 5000)), 0o644) // too large to read
+			appendFile(t, dir+"/sub/config", "[core]\n\tfsmonitor = ./x.sh\n")
+		}, in: "sub", argv: []string{"git", "status"}, want: "core.fsmonitor (DIR/sub/config:2)"},
+		{name: "git -C through a symlink into a planted repository", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "init", "-q", "x/evil")
+			git(t, dir+"/x/evil", nil, "config", "diff.external", "./x.sh")
+			os.MkdirAll(dir+"/x/evil/sub", 0o755)
+			os.Symlink("x/evil/sub", dir+"/link")
+		}, argv: []string{"git", "-C", "link", "diff"}, want: "diff.external (DIR/x/evil/.git/config"},
+		{name: "core.worktree through a symlink to $HOME (F6)", plant: func(t *testing.T, dir string) {
+			os.Symlink(t.TempDir(), dir+"/link")
+			git(t, dir, nil, "config", "core.worktree", "../link")
+		}, argv: []string{"git", "diff"}, want: "core.worktree"},
+		{name: "core.worktree through a symlink inside the project is inert", plant: func(t *testing.T, dir string) {
+			os.Symlink(".", dir+"/here")
+			git(t, dir, nil, "config", "core.worktree", "../here")
+		}, argv: []string{"git", "status"}},
+		{name: "objects borrowed through a symlink out of the project", plant: func(t *testing.T, dir string) {
+			os.Symlink(t.TempDir(), dir+"/vendor")
+			appendFile(t, dir+"/.git/objects/info/alternates", "../../vendor/objects\n")
+		}, argv: []string{"git", "log"}, want: "info/alternates"},
 		{name: "$GIT_DIR", plant: func(t *testing.T, dir string) {
 			git(t, dir, nil, "init", "-q", "--bare", "b")
 			git(t, dir+"/b", nil, "config", "core.pager", "x")
