@@ -571,16 +571,19 @@ func within(p, dir string) bool {
 }
 
 // inside reports whether p is under dir both as written and as the kernel
-// resolves it (symbolic links followed): "../link" where link points to
-// $HOME is not inside the project.
+// resolves it (symbolic links followed, as written or cleaned first, which
+// git does to some paths): "../link" where link points to $HOME is not
+// inside the project.
 func inside(p, dir string) bool {
-	return within(filepath.Clean(p), dir) && within(resolve(p), resolve(dir))
+	d := resolve(dir)
+	return within(filepath.Clean(p), dir) && within(resolve(p), d) && within(resolve(filepath.Clean(p)), d)
 }
 
-// reaches reports whether p is under dir either as written or as
-// resolved: a file the project may control.
+// reaches reports whether p is under dir in any of those readings: a
+// file the project may control.
 func reaches(p, dir string) bool {
-	return within(filepath.Clean(p), dir) || within(resolve(p), resolve(dir))
+	d := resolve(dir)
+	return within(filepath.Clean(p), dir) || within(resolve(p), d) || within(resolve(filepath.Clean(p)), d)
 }
 
 // maxLinks bounds the symbolic links resolve follows.

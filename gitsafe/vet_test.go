@@ -103,6 +103,12 @@ func TestVet(t *testing.T) {
 			os.WriteFile(dir+"/.gitconfig", []byte("[includeIf \"gitdir:"+dir+"/\"]\n\tpath = "+dir+"/proj.gitconfig\n"), 0o644)
 			os.WriteFile(dir+"/proj.gitconfig", []byte("[core]\n\tpager = x\n"), 0o644)
 		}, argv: []string{"git", "log"}, want: "core.pager (DIR/proj.gitconfig:2)"},
+		{name: "the user's global config includes a project file through a symlink", plant: func(t *testing.T, dir string) {
+			other := t.TempDir()
+			os.Symlink(dir, other+"/proj")
+			os.WriteFile(dir+"/.gitconfig", []byte("[include]\n\tpath = "+other+"/proj/proj.gitconfig\n"), 0o644)
+			os.WriteFile(dir+"/proj.gitconfig", []byte("[core]\n\tpager = x\n"), 0o644)
+		}, argv: []string{"git", "log"}, want: "core.pager"},
 		{name: "the user's global config including a file of the user's own", plant: func(t *testing.T, dir string) {
 			other := t.TempDir()
 			os.WriteFile(dir+"/.gitconfig", []byte("[include]\n\tpath = "+other+"/mine\n"), 0o644)
