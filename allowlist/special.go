@@ -450,8 +450,7 @@ var sysEntries = []*Entry{
 	sedEntry, dateEntry, jqEntry, psEntry,
 	// awk is not listed: its programs (system(), getline from a pipe,
 	// print > file) need a parser as exact as awk's own, and the first
-	// one was beaten (a regex after "+" read as a division). awk.go keeps
-	// that parser for a later, exact attempt.
+	// one was beaten (a regex after "+" read as a division).
 	{Words: []string{"id"}, Note: "prints user and group ids", Example: "id", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-a", "ignored"), Use("-Z, --context", "security context"), Use("-g, --group", "group"), Use("-G, --groups", "groups"),
 		Use("-n, --name", "names"), Use("-r, --real", "real ids"), Use("-u, --user", "user"), Use("-z, --zero", "NUL"),

@@ -66,6 +66,17 @@ func repo(t *testing.T) (dir, marker, prog string) {
 // pagers, and returns what it printed.
 func gitTTY(t *testing.T, dir string, env []string, args ...string) string {
 	t.Helper()
+	// Linux may report the end of a pty (EIO) before what a short-lived
+	// child wrote was read: an empty read is tried again.
+	for try := 0; ; try++ {
+		if out := gitTTYOnce(t, dir, env, args...); out != "" || try == 2 {
+			return out
+		}
+	}
+}
+
+func gitTTYOnce(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
 	c := exec.Command("git", args...)
 	c.Dir = dir
 	c.Env = append(env, "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1", "PATH="+os.Getenv("PATH"), "TERM=xterm", "LESS=FRX")
