@@ -454,8 +454,24 @@ func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decisi
 // "$D/out.txt" is not one.
 func computedTarget(p Paths, segs [][]string) (pathHit, bool) {
 	fl := p.flow
-	if fl == nil || len(fl.unknown) == 0 {
+	if fl == nil || len(fl.unknown) == 0 && !fl.dirUnknown {
 		return pathHit{}, false
+	}
+	if fl.dirUnknown {
+		// After "cd $D" a relative word may be anywhere: judge its first
+		// and last components as whole names ("cd $D && cp x .git/config").
+		for _, argv := range segs {
+			for _, w := range argv {
+				if w == "" || strings.ContainsAny(w[:1], "/~$-") {
+					continue
+				}
+				for _, c := range []string{w, path.Base(w)} {
+					if pat, ok := protectedTail(p, "/"+c); ok {
+						return pathHit{w, pat}, true
+					}
+				}
+			}
+		}
 	}
 	for _, t := range fl.outputs {
 		if tail, ok := p.unknownVar(t); ok && tail == "" {

@@ -70,6 +70,10 @@ func TestFlowHeld(t *testing.T) {
 		{`X=$(pwd); echo x > $X/.git/config`, false},
 		{`X=$(mktemp); echo x > $X`, false},
 		{`X=$(echo .git); cp a.txt $X/config`, false},
+		// Relative protected names after a cd the gate cannot follow.
+		{`cd "$D" && cp a.txt .git/config`, false},
+		{`cd $(echo ~) && echo x >> .zshrc`, false},
+		{`cd - && echo x > hooks/pre-commit`, false},
 		// F10: git config behind global options and runners.
 		{`git -c a.b=c config core.pager x`, false},
 		{`git -C . config core.sshCommand x`, false},
@@ -112,6 +116,7 @@ func TestFlowOrdinary(t *testing.T) {
 		`busybox ls /usr`,
 		`dd if=/dev/zero of=disk.img count=1`,
 		`cd /tmp && dd if=/dev/zero of=disk.img count=1`,
+		`cd "$(git rev-parse --show-toplevel)" && go test ./...`,
 	} {
 		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: defaultPaths})
 		if d.Verdict() == gate.Deny || d.Sticky() {
