@@ -48,23 +48,47 @@ var diskDevices = []string{
 // them: "~/", "$HOME", "/usr/..", "//" all count, and a project directory
 // ("rm -rf build") never does.
 func catastrophic(req Request, segs [][]string, file *syntax.File) (Reason, bool) {
-	c := catJudge{p: req.Paths}
+	why, denied, _, _ := catastrophicScan(req, segs, file)
+	return why, denied
+}
+
+// catastrophicScan is [catastrophic], which also returns, when nothing is
+// denied, a command whose target the gate cannot know but which would be
+// catastrophic if it were a critical one: "rm -rf $X" where X is computed
+// at run time, "cd $D && rm -rf lib", "dd of=/dev/$X". Such a command
+// must stay an ask in every mode.
+func catastrophicScan(req Request, segs [][]string, file *syntax.File) (why Reason, denied bool, unknown Reason, isUnknown bool) {
+	c := &catJudge{p: req.Paths}
 	for _, argv := range segs {
-		if name, msg, ok := c.argv(argv); ok && !slices.Contains(req.Lift, name) {
-			return catReason(name, strings.Join(argv, " "), msg), true
+		c.unknown = ""
+		name, msg, ok := c.argv(argv)
+		if slices.Contains(req.Lift, name) {
+			continue
+		}
+		if ok {
+			return catReason(name, strings.Join(argv, " "), msg), true, Reason{}, false
+		}
+		if c.unknown != "" && !isUnknown {
+			unknown, isUnknown = catReason(c.unknownRule, strings.Join(argv, " "),
+				fmt.Sprintf("%s: its target %s is computed when the command runs, and could be the root, a system directory, home or a disk", argv[0], quoteMatch(c.unknown))), true
 		}
 	}
 	if !slices.Contains(req.Lift, CatastrophicDisk) {
+		c.unknown = ""
 		if dev, ok := c.redirectOntoDisk(req.Text); ok {
-			return catReason(CatastrophicDisk, "> "+dev, "writes onto the disk device "+dev+", destroying what it holds"), true
+			return catReason(CatastrophicDisk, "> "+dev, "writes onto the disk device "+dev+", destroying what it holds"), true, Reason{}, false
+		}
+		if c.unknown != "" && !isUnknown {
+			unknown, isUnknown = catReason(CatastrophicDisk, "> "+c.unknown,
+				fmt.Sprintf("a redirect writes to %s, computed when the command runs, which could be a disk device", quoteMatch(c.unknown))), true
 		}
 	}
 	if !slices.Contains(req.Lift, CatastrophicForkBomb) {
 		if name, ok := forkBomb(req.Text, file); ok {
-			return catReason(CatastrophicForkBomb, name, fmt.Sprintf("defines %s to start itself again and again (a fork bomb), which stalls the machine", name)), true
+			return catReason(CatastrophicForkBomb, name, fmt.Sprintf("defines %s to start itself again and again (a fork bomb), which stalls the machine", name)), true, Reason{}, false
 		}
 	}
-	return Reason{}, false
+	return Reason{}, false, unknown, isUnknown
 }
 
 func catReason(rule, match, msg string) Reason {
@@ -72,12 +96,27 @@ func catReason(rule, match, msg string) Reason {
 		Message: "catastrophic: " + msg}
 }
 
-type catJudge struct{ p Paths }
+// catJudge judges commands; unknown is set to the first target it could
+// not resolve (and unknownRule to the rule it would break), which the
+// caller reads and resets.
+type catJudge struct {
+	p                    Paths
+	unknown, unknownRule string
+}
 
 // argv judges one simple command.
-func (c catJudge) argv(argv []string) (rule, msg string, ok bool) {
+func (c *catJudge) argv(argv []string) (rule, msg string, ok bool) {
 	prog := path.Base(argv[0])
 	args := argv[1:]
+	switch prog {
+	case "rm", "rmdir", "chmod", "chown", "chgrp", "find":
+		c.unknownRule = CatastrophicDelete
+		if prog[0] == 'c' {
+			c.unknownRule = CatastrophicPerms
+		}
+	default:
+		c.unknownRule = CatastrophicDisk
+	}
 	switch {
 	case prog == "rm":
 		flags, ops := splitFlags(args)
@@ -105,7 +144,7 @@ func (c catJudge) argv(argv []string) (rule, msg string, ok bool) {
 	case prog == "dd":
 		for _, a := range args {
 			if v, ok := strings.CutPrefix(a, "of="); ok {
-				if dev, ok := c.disk(v); ok {
+				if dev, ok := c.diskStrict(v, true); ok {
 					return CatastrophicDisk, "dd writes onto the disk device " + dev, true
 				}
 			}
@@ -156,7 +195,7 @@ func hasFlag(flags []string, short byte, long string) bool {
 
 // findDeletes reports a find whose start point is catastrophic and whose
 // expression deletes (-delete, or -exec rm ...).
-func (c catJudge) findDeletes(args []string) (string, bool) {
+func (c *catJudge) findDeletes(args []string) (string, bool) {
 	i := 0
 	for i < len(args) && (args[i] == "-H" || args[i] == "-L" || args[i] == "-P" || strings.HasPrefix(args[i], "-O")) {
 		i++
@@ -196,7 +235,7 @@ func (c catJudge) findDeletes(args []string) (string, bool) {
 // anyTarget returns the first operand that names the root, a top-level
 // system directory, everything in one of them (/*), or the home directory
 // itself.
-func (c catJudge) anyTarget(ops []string) (string, bool) {
+func (c *catJudge) anyTarget(ops []string) (string, bool) {
 	for _, w := range ops {
 		if t, ok := c.target(w); ok {
 			return t, true
@@ -205,8 +244,13 @@ func (c catJudge) anyTarget(ops []string) (string, bool) {
 	return "", false
 }
 
-func (c catJudge) target(word string) (string, bool) {
-	w := normalizeVars(unquote(word), c.p.Cwd)
+func (c *catJudge) target(word string) (string, bool) {
+	fl := c.p.flow
+	cwd := c.p.Cwd
+	if fl != nil && fl.cd {
+		cwd = "." // $PWD is wherever the text went: judged as relative
+	}
+	w := normalizeVars(c.p.expandVar(c.p.substitute(unquote(word))), cwd)
 	if w == "" {
 		return "", false
 	}
@@ -226,12 +270,46 @@ func (c catJudge) target(word string) (string, bool) {
 		}
 	}
 	if !homeSpelling && (strings.Contains(w, "$") || strings.Contains(w, "`")) {
-		return "", false // a variable or substitution: the other checks ask about it
+		// A variable or substitution the gate cannot resolve: the other
+		// checks ask about it, and when the text itself computes the
+		// variable ("X=$(...); rm -rf $X") the ask is sticky.
+		if _, ok := c.p.unknownVar(w); ok {
+			c.noteUnknown(word)
+		}
+		return "", false
 	}
-	if !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && c.p.Cwd == "" {
-		return "", false // relative, and nothing to resolve it from
+	relative := !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~")
+	cwds := []string{c.p.Cwd}
+	if relative && fl != nil && fl.cd {
+		// "cd / && rm -rf usr": the operand is relative to any
+		// directory the text went to.
+		cwds = append(cwds, fl.dirs...)
 	}
-	abs := c.p.resolve(w)
+	for _, dir := range cwds {
+		if relative && dir == "" {
+			continue // relative, and nothing to resolve it from
+		}
+		p := c.p
+		p.Cwd = dir
+		if t, ok := criticalTarget(p.resolve(w), word, home); ok {
+			return t, true
+		}
+	}
+	if relative && fl != nil && fl.dirUnknown {
+		c.noteUnknown(word)
+	}
+	return "", false
+}
+
+func (c *catJudge) noteUnknown(word string) {
+	if c.unknown == "" {
+		c.unknown = word
+	}
+}
+
+// criticalTarget judges a resolved path: the root, a system directory,
+// home, or a glob reaching one.
+func criticalTarget(abs, word, home string) (string, bool) {
 	if abs == "" {
 		return "", false
 	}
@@ -306,8 +384,32 @@ func describeTarget(abs, word, home string) string {
 }
 
 // disk reports whether word resolves to a disk device.
-func (c catJudge) disk(word string) (string, bool) {
-	w := unquote(word)
+func (c *catJudge) disk(word string) (string, bool) { return c.diskStrict(word, false) }
+
+// diskStrict is disk; strict says word is surely written to (dd of=), so
+// that a target computed at run time is noted as unknown.
+func (c *catJudge) diskStrict(word string, strict bool) (string, bool) {
+	w := c.p.expandVar(c.p.substitute(unquote(word)))
+	fl := c.p.flow
+	if !strings.HasPrefix(w, "/") && fl != nil && fl.cd {
+		// "cd /dev && dd of=sda": relative to where the text went.
+		for _, dir := range fl.dirs {
+			if dev, ok := diskDevice(path.Join(dir, w)); ok {
+				return dev, true
+			}
+		}
+		if fl.dirUnknown && strict {
+			c.noteUnknown(word)
+		}
+	}
+	if _, computed := c.p.unknownVar(w); strings.HasPrefix(w, "/dev") && strings.ContainsAny(w, "$`") || strict && computed {
+		c.noteUnknown(word)
+		return "", false
+	}
+	return diskDevice(w)
+}
+
+func diskDevice(w string) (string, bool) {
 	if !strings.HasPrefix(w, "/dev") {
 		return "", false
 	}
@@ -323,7 +425,7 @@ func (c catJudge) disk(word string) (string, bool) {
 // redirectOntoDisk finds an output redirect (>, >>, >|, &>, 1>) onto a
 // disk device anywhere in the text, quoted or not: the text is read as
 // characters, so it also finds one inside bash -c '...'.
-func (c catJudge) redirectOntoDisk(text string) (string, bool) {
+func (c *catJudge) redirectOntoDisk(text string) (string, bool) {
 	for i := 0; i < len(text); i++ {
 		if text[i] != '>' {
 			continue

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 
@@ -72,6 +73,7 @@ func Decide(req Request) (d Decision) {
 		}
 	}()
 	file, perr := parse(req.Text)
+	req.Paths.flow = readFlow(req.Paths, file)
 	segs, complete := segments(req.Text, file)
 	if len(req.Argv) > 0 {
 		segs = append([][]string{req.Argv}, segs...)
@@ -95,6 +97,7 @@ func Decide(req Request) (d Decision) {
 	if d.verdict != Deny {
 		d = askRules(req, segs, d)
 		d = protect(req, segs, file, d)
+		d = unknownTarget(req, segs, file, d)
 	}
 	if d.verdict == Allow && !complete {
 		// Not every command in the text was checked against the deny and
@@ -389,16 +392,33 @@ func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decisi
 	// xargs cat"): with it anywhere, every word is judged as a path.
 	literal := (len(req.Argv) > 0 || literalFile(file)) && !runsXargs(segs)
 	pathSegs := pathSegments(req.Rules, segs, literal)
+	// The text's own assignments ("X=~/.bashrc; echo >> $X") count.
+	self.p.flow, sensitive.p.flow = req.Paths.flow, req.Paths.flow
 	selfHit, sensHit, isSelf := hits(pathSegs, self, sensitive)
-	if dir := cdTarget(req, file); dir != "" && !isSelf {
+	var dirs []string
+	if dir := cdTarget(req, file); dir != "" {
+		dirs = append(dirs, self.p.resolve(dir))
+	}
+	if fl := req.Paths.flow; fl != nil {
+		dirs = append(dirs, fl.dirs...)
+	}
+	for _, dir := range dirs {
+		if isSelf {
+			break
+		}
 		// "cd DIR && cat x" reads DIR/x: judge the words from DIR too.
-		self.p.Cwd, sensitive.p.Cwd = self.p.resolve(dir), sensitive.p.resolve(dir)
+		self.p.Cwd, sensitive.p.Cwd = dir, dir
 		s2, h2, self2 := hits(pathSegs, self, sensitive)
 		if self2 {
 			selfHit, isSelf = s2, true
 		}
 		if sensHit.pattern == "" {
 			sensHit = h2
+		}
+	}
+	if !isSelf {
+		if h, ok := computedTarget(req.Paths, pathSegs); ok {
+			selfHit, isSelf = h, true
 		}
 	}
 	if h := selfHit; isSelf {
@@ -427,18 +447,157 @@ func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decisi
 	return p
 }
 
+// computedTarget finds a path the gate cannot resolve because it uses a
+// variable the text assigns at run time ("X=$(...); echo x >> $X"): an
+// output redirect onto one, or a word whose literal end looks like the
+// end of a protected or sensitive path ("~/${X}rc", "$D/config"), while
+// "$D/out.txt" is not one.
+func computedTarget(p Paths, segs [][]string) (pathHit, bool) {
+	fl := p.flow
+	if fl == nil || len(fl.unknown) == 0 && !fl.dirUnknown {
+		return pathHit{}, false
+	}
+	if fl.dirUnknown {
+		// After "cd $D" a relative word may be anywhere: judge its first
+		// and last components as whole names ("cd $D && cp x .git/config").
+		for _, argv := range segs {
+			for _, w := range argv {
+				if w == "" || strings.ContainsAny(w[:1], "/~$-") {
+					continue
+				}
+				for _, c := range []string{w, path.Base(w)} {
+					if pat, ok := protectedTail(p, "/"+c); ok {
+						return pathHit{w, pat}, true
+					}
+				}
+			}
+		}
+	}
+	for _, t := range fl.outputs {
+		if tail, ok := p.unknownVar(t); ok && tail == "" {
+			return pathHit{t, "a redirect target computed when the command runs"}, true
+		}
+	}
+	for _, argv := range segs {
+		for _, w := range argv {
+			tail, ok := p.unknownVar(w)
+			if !ok {
+				continue
+			}
+			if pat, ok := protectedTail(p, tail); ok {
+				return pathHit{w, pat}, true
+			}
+		}
+	}
+	return pathHit{}, false
+}
+
+// protectedTail reports a self-protected or sensitive pattern that a path
+// ending in tail could name: tail's first part ends a component of the
+// pattern ("rc" of ".bashrc", "ks/pre-commit" of ".git/hooks").
+func protectedTail(p Paths, tail string) (string, bool) {
+	whole := strings.HasPrefix(tail, "/") // "$D/config": a whole component
+	first, _, _ := strings.Cut(strings.TrimLeft(tail, "/"), "/")
+	if first == "" {
+		return "", false
+	}
+	for _, pats := range [][]string{p.Self, p.Sensitive} {
+		for _, pat := range pats {
+			for _, comp := range strings.Split(strings.TrimPrefix(pat, "~/"), "/") {
+				glob, _ := path.Match(comp, first)
+				glob = glob && strings.Trim(comp, "*?") != ""
+				if comp != "" && (comp == first || glob || !whole && strings.HasSuffix(comp, first)) {
+					return pat, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// unknownTarget makes d a sticky ask when a command would be
+// catastrophic if a target computed at run time (a variable the text
+// assigns from a command, a relative path after "cd $D") were the root,
+// a system directory, home or a disk.
+func unknownTarget(req Request, segs [][]string, file *syntax.File, d Decision) Decision {
+	if d.sticky || (req.Paths.flow == nil && !strings.Contains(req.Text, "$")) {
+		return d
+	}
+	_, _, why, ok := catastrophicScan(req, segs, file)
+	if !ok {
+		return d
+	}
+	reasons := d.reasons
+	if d.verdict == Allow {
+		reasons = nil
+	}
+	p := ask(why, reasons...)
+	p.sticky, p.argv, p.literal, p.commands = true, d.argv, d.literal, d.commands
+	return p
+}
+
 // gitConfig reports whether a command runs "git config", other than the
 // reading forms the catalogue accepts ("git config --get user.name").
+// git is looked for anywhere in a command, not only first, so that the
+// runners that are not wrappers count too ("find -exec git config",
+// "git submodule foreach git config", "parallel git config"), and git's
+// global options before the subcommand are skipped ("git -c a=b config").
 func gitConfig(rules []allowlist.Rule, segs [][]string) bool {
 	for _, argv := range segs {
-		if n := allowlist.Normalize(argv); n != nil {
-			argv = n
-		}
-		if len(argv) >= 2 && argv[0] == "git" && argv[1] == "config" && catalogueCall(rules, argv) == nil {
+		if gitConfigIn(rules, argv, 0) {
 			return true
 		}
 	}
 	return false
+}
+
+func gitConfigIn(rules []allowlist.Rule, argv []string, depth int) bool {
+	// A command the catalogue accepts runs no other ("grep 'git config'
+	// README", "echo git config"): only its own first word counts.
+	if len(argv) > 1 && catalogueCall(rules, argv) != nil {
+		argv = argv[:1]
+	}
+	for i, w := range argv {
+		if depth < 2 && i > 0 && strings.ContainsAny(w, " \t\n") {
+			// A script run by a shell ("git submodule foreach 'git
+			// config ...'"), read as words.
+			if gitConfigIn(rules, strings.Fields(w), depth+1) {
+				return true
+			}
+		}
+		if path.Base(unquote(w)) != "git" {
+			continue
+		}
+		sub := argv[i:]
+		if gitSubcommand(sub) != "config" {
+			continue
+		}
+		n := allowlist.Normalize(sub)
+		if n == nil {
+			n = sub
+		}
+		if catalogueCall(rules, n) == nil || n[1] != "config" {
+			return true
+		}
+	}
+	return false
+}
+
+// gitSubcommand returns the first word of a git command line after git's
+// global options ("git -C dir -c a=b --no-pager config" runs config).
+func gitSubcommand(argv []string) string {
+	for i := 1; i < len(argv); i++ {
+		w := unquote(argv[i])
+		switch {
+		case w == "-C" || w == "-c" || w == "--git-dir" || w == "--work-tree" || w == "--namespace" ||
+			w == "--super-prefix" || w == "--config-env":
+			i++ // the option's value is the next word
+		case strings.HasPrefix(w, "-"):
+		default:
+			return w
+		}
+	}
+	return ""
 }
 
 type ruleMatch struct {

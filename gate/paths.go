@@ -33,6 +33,9 @@ type Paths struct {
 	Sensitive []string
 
 	compiled *compiledPaths
+	// flow is what Decide read of the text's own assignments and cd
+	// commands: its variables override Vars.
+	flow *textFlow
 }
 
 type compiledPaths struct{ self, sensitive matcher }
@@ -378,7 +381,7 @@ func (p Paths) expandVar(word string) string {
 // home directory, $NAME its value in Vars, a relative word is taken from
 // the working directory.
 func (p Paths) resolve(word string) string {
-	word = p.expandVar(word)
+	word = p.expandVar(p.substitute(word))
 	switch {
 	case word == "~" || word == "$HOME" || word == "${HOME}":
 		word = p.Home

@@ -157,6 +157,8 @@ var wrappers = map[string]bool{
 	"command": true, "builtin": true, "exec": true, "xargs": true, "time": true, "stdbuf": true,
 	"ionice": true, "chrt": true, "taskset": true, "setsid": true, "unbuffer": true, "watch": true,
 	"strace": true, "ltrace": true, "flock": true, "chronic": true, "caffeinate": true,
+	// Multi-call binaries: "busybox rm -rf /usr" runs the rm applet.
+	"busybox": true, "toybox": true,
 }
 
 func isShell(prog string) bool {

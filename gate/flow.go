@@ -1,0 +1,329 @@
+package gate
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// textFlow is what the gate learns by reading the text in order, as the
+// shell would run it: the variables it assigns ("X=~; rm -rf $X") and the
+// directories it changes to ("cd / && rm -rf usr"). Without it a word is
+// resolved with the caller's environment and working directory, which
+// the text itself can change before the word is used.
+//
+// It is conservative rather than exact: every assignment and every cd
+// counts whichever branch of "&&" or "||" it is on, and a name assigned
+// two different values, or one computed at run time, is unknown.
+type textFlow struct {
+	// vars are the names assigned a static value (tilde expanded), which
+	// override the environment's.
+	vars map[string]string
+	// unknown are the names assigned a value the gate cannot know: a
+	// command substitution, an unknown variable, a loop or read.
+	unknown map[string]bool
+	// cd is set when the text changes directory (cd, pushd, popd).
+	cd bool
+	// dirs are the directories, absolute, that the text's cd and pushd
+	// lead to, in order; dirUnknown is set when one cannot be known.
+	dirs       []string
+	dirUnknown bool
+	// outputs are the targets of output redirects, spelled as templates.
+	outputs []string
+	// parses counts the "bash -c" scripts read, up to maxParses.
+	parses int
+}
+
+// maxFlowDirs bounds the directories a text's cd commands are followed
+// to; more make every relative target unknown.
+const maxFlowDirs = 64
+
+// readFlow reads the assignments and directory changes of the text and
+// of the scripts it passes to "bash -c". It returns nil when the text
+// does neither, so that the common case costs nothing more.
+func readFlow(p Paths, f *syntax.File) (fl *textFlow) {
+	if f == nil {
+		return nil
+	}
+	defer func() {
+		if recover() != nil {
+			// Something odd in the tree: every variable and directory
+			// is unknown.
+			fl = &textFlow{cd: true, dirUnknown: true, unknown: map[string]bool{"": true}}
+		}
+	}()
+	fl = &textFlow{vars: map[string]string{}, unknown: map[string]bool{}}
+	fl.walk(p, f, 0)
+	if len(fl.vars) == 0 && len(fl.unknown) == 0 && !fl.cd && len(fl.outputs) == 0 {
+		return nil
+	}
+	return fl
+}
+
+func (fl *textFlow) walk(p Paths, f *syntax.File, depth int) {
+	for n := range syntax.Preorder(f) {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			fl.assign(p, n)
+		case *syntax.DeclClause:
+			nameref := n.Variant != nil && n.Variant.Value == "nameref"
+			for _, a := range n.Args {
+				if a.Naked && a.Name == nil && a.Value != nil && strings.HasPrefix(a.Value.Lit(), "-") && strings.ContainsAny(a.Value.Lit(), "n") {
+					nameref = true
+				}
+			}
+			if nameref {
+				for _, a := range n.Args {
+					if a.Name != nil {
+						fl.unknown[a.Name.Value] = true
+					}
+				}
+			}
+		case *syntax.ForClause:
+			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
+				fl.unknown[it.Name.Value] = true
+			}
+		case *syntax.Redirect:
+			switch n.Op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+				if n.Word != nil {
+					if t, ok := wordTemplate(n.Word); ok {
+						fl.outputs = append(fl.outputs, t)
+					}
+				}
+			}
+		case *syntax.CallExpr:
+			fl.call(p, n, depth)
+		}
+	}
+}
+
+// assign records NAME=value.
+func (fl *textFlow) assign(p Paths, a *syntax.Assign) {
+	if a.Name == nil || a.Naked {
+		return
+	}
+	name := a.Name.Value
+	if a.Append || a.Index != nil || a.Array != nil || a.Value == nil {
+		fl.unknown[name] = true
+		return
+	}
+	v, ok := fl.value(p, a.Value)
+	if !ok {
+		fl.unknown[name] = true
+		return
+	}
+	if old, seen := fl.vars[name]; seen && old != v {
+		fl.unknown[name] = true
+	}
+	fl.vars[name] = v
+}
+
+// value is what a word assigned to a variable holds, when static or
+// made only of variables already known; "~" and "~/" are expanded as
+// bash expands them in an assignment.
+func (fl *textFlow) value(p Paths, w *syntax.Word) (string, bool) {
+	t, ok := wordTemplate(w)
+	if !ok {
+		return "", false
+	}
+	if _, static := staticWord(w); static {
+		fields, err := wordFields(w)
+		if err != nil || len(fields) != 1 {
+			return "", false
+		}
+		t = fields[0]
+	} else {
+		q := p
+		q.flow = fl
+		t = q.substitute(t)
+		if e := q.expandVar(t); e != t {
+			t = e
+		}
+		if strings.Contains(t, "$") {
+			return "", false
+		}
+	}
+	if p.Home != "" && (t == "~" || strings.HasPrefix(t, "~/")) {
+		t = p.Home + t[1:]
+	}
+	return t, true
+}
+
+// call records the directory changes of one command and reads the
+// script of "bash -c".
+func (fl *textFlow) call(p Paths, c *syntax.CallExpr, depth int) {
+	var argv []string
+	for _, w := range c.Args {
+		if t, ok := wordTemplate(w); ok {
+			if _, static := staticWord(w); static {
+				if fields, err := wordFields(w); err == nil && len(fields) == 1 {
+					t = fields[0]
+				}
+			}
+			argv = append(argv, t)
+		} else {
+			argv = append(argv, "$?") // computed at run time
+		}
+	}
+	for len(argv) > 0 && (argv[0] == "builtin" || argv[0] == "command") {
+		argv = argv[1:]
+	}
+	if len(argv) == 0 {
+		return
+	}
+	switch argv[0] {
+	case "cd", "pushd":
+		fl.changeDir(p, argv)
+	case "popd":
+		fl.cd, fl.dirUnknown = true, true
+	case "read", "mapfile", "readarray", "getopts", "printf", "unset":
+		// They assign (or remove) the names among their words.
+		for _, a := range argv[1:] {
+			if validName(a) {
+				fl.unknown[a] = true
+			}
+		}
+	}
+	if depth < maxNesting && len(argv) >= 3 && isShell(argv[0]) && argv[1] == "-c" {
+		if fl.parses++; fl.parses > maxParses {
+			fl.cd, fl.dirUnknown = true, true // not read: anything may happen there
+			return
+		}
+		if sub, err := parse(argv[2]); err == nil && sub != nil {
+			fl.walk(p, sub, depth+1)
+		}
+	}
+}
+
+// changeDir follows "cd DIR" or "pushd DIR" from the last directory the
+// text went to.
+func (fl *textFlow) changeDir(p Paths, argv []string) {
+	fl.cd = true
+	ops := argv[1:]
+	for len(ops) > 0 && strings.HasPrefix(ops[0], "-") && ops[0] != "-" {
+		if ops[0] == "--" {
+			ops = ops[1:]
+			break
+		}
+		ops = ops[1:]
+	}
+	var dir string
+	switch {
+	case len(ops) == 0 && argv[0] == "cd":
+		dir = "~"
+	case len(ops) != 1:
+		fl.dirUnknown = true
+		return
+	default:
+		dir = ops[0]
+	}
+	q := p
+	q.flow = fl
+	dir = q.substitute(dir)
+	if e := q.expandVar(dir); e != dir {
+		dir = e
+	}
+	relative := !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "~")
+	cdpath := p.Vars["CDPATH"] != "" || fl.vars["CDPATH"] != "" || fl.unknown["CDPATH"]
+	switch {
+	case dir == "" || dir == "-" || strings.HasPrefix(dir, "~-") || strings.HasPrefix(dir, "~+") ||
+		strings.ContainsAny(dir, "$`*?[") || len(fl.dirs) >= maxFlowDirs:
+		fl.dirUnknown = true
+		return
+	case relative && cdpath && dir != "." && dir != ".." && !strings.HasPrefix(dir, "./") && !strings.HasPrefix(dir, "../"):
+		fl.dirUnknown = true // CDPATH may lead anywhere
+		return
+	}
+	if len(fl.dirs) > 0 {
+		q.Cwd = fl.dirs[len(fl.dirs)-1]
+	}
+	if relative && q.Cwd == "" {
+		fl.dirUnknown = true
+		return
+	}
+	fl.dirs = append(fl.dirs, path.Clean(q.resolve(dir)))
+}
+
+// validName reports a shell variable name.
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// substitute replaces every $NAME and ${NAME} of a variable the text
+// assigns a static value with that value, anywhere in the word.
+func (p Paths) substitute(word string) string {
+	fl := p.flow
+	if fl == nil || len(fl.vars) == 0 || !strings.Contains(word, "$") {
+		return word
+	}
+	var b strings.Builder
+	for i := 0; i < len(word); {
+		if word[i] != '$' {
+			b.WriteByte(word[i])
+			i++
+			continue
+		}
+		name, n := varAt(word[i:])
+		if v, ok := fl.vars[name]; ok && name != "" && !fl.unknown[name] {
+			b.WriteString(v)
+			i += n
+			continue
+		}
+		b.WriteByte('$')
+		i++
+	}
+	return b.String()
+}
+
+// varAt reads "$NAME" or "${NAME}" at the start of s: the name and the
+// length of the spelling, or "" when s starts with neither.
+func varAt(s string) (name string, n int) {
+	rest, braced := s[1:], false
+	if strings.HasPrefix(rest, "{") {
+		rest, braced = rest[1:], true
+	}
+	k := 0
+	for k < len(rest) && (rest[k] == '_' || rest[k] >= 'A' && rest[k] <= 'Z' || rest[k] >= 'a' && rest[k] <= 'z' || k > 0 && rest[k] >= '0' && rest[k] <= '9') {
+		k++
+	}
+	if k == 0 {
+		return "", 0
+	}
+	if braced {
+		if k >= len(rest) || rest[k] != '}' {
+			return "", 0
+		}
+		return rest[:k], k + 3
+	}
+	return rest[:k], k + 1
+}
+
+// unknownVar reports whether the word uses a variable that the text
+// assigns a value computed at run time, and returns the literal text
+// after the last such use.
+func (p Paths) unknownVar(word string) (tail string, ok bool) {
+	fl := p.flow
+	if fl == nil || len(fl.unknown) == 0 {
+		return "", false
+	}
+	for i := 0; i < len(word); i++ {
+		if word[i] != '$' {
+			continue
+		}
+		name, n := varAt(word[i:])
+		if fl.unknown[name] || fl.unknown[""] {
+			tail, ok = word[i+max(n, 1):], true
+		}
+	}
+	return tail, ok
+}
