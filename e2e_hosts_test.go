@@ -193,8 +193,8 @@ func (w *world) exists(path string) bool {
 // auditRecord is what the tests read back from the audit log.
 type auditRecord struct {
 	ID, Event, Command, Outcome, Session, Harness string
-	Decision                                     string
-	ToolUseID                                    string `json:"tool_use_id"`
+	Decision                                      string
+	ToolUseID                                     string `json:"tool_use_id"`
 }
 
 func (w *world) audit() []auditRecord {
