@@ -11,10 +11,11 @@ import (
 // nothing and only agentgate stands between the model and the shell
 // (IS_SANDBOX lets that mode run as root).
 var claudeHost = host{
-	name:  "claude",
-	bin:   "claude",
-	proto: anthropicAPI,
-	write: "rm -rf build",
+	name:      "claude",
+	bin:       "claude",
+	proto:     anthropicAPI,
+	write:     "rm -rf build",
+	toolUseID: "toolu_e2e_1",
 	install: func(w *world) {
 		w.writeJSON(filepath.Join(w.home, ".claude", "settings.json"), obj{
 			"hooks": obj{"PreToolUse": []any{obj{

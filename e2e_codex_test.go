@@ -18,10 +18,11 @@ import (
 // sandbox off, so only agentgate stands between the model and the shell.
 // Codex refuses rm -rf on its own, so its write is touch made.txt.
 var codexHost = host{
-	name:  "codex",
-	bin:   "codex",
-	proto: responsesAPI,
-	write: "touch made.txt",
+	name:      "codex",
+	bin:       "codex",
+	proto:     responsesAPI,
+	write:     "touch made.txt",
+	toolUseID: "call_e2e_1",
 	install: func(w *world) {
 		w.writeJSON(filepath.Join(codexHome(w), "hooks.json"), obj{
 			"hooks": obj{"PreToolUse": []any{obj{

@@ -10,10 +10,11 @@ import (
 // ~/.gemini/settings.json. It runs with --yolo, so only agentgate stands
 // between the model and the shell.
 var geminiHost = host{
-	name:  "gemini",
-	bin:   "gemini",
-	proto: geminiAPI,
-	write: "rm -rf build",
+	name:      "gemini",
+	bin:       "gemini",
+	proto:     geminiAPI,
+	write:     "rm -rf build",
+	toolUseID: "", // BeforeTool events carry no id of the call
 	install: func(w *world) {
 		settings := geminiSettings()
 		settings["hooks"] = obj{"BeforeTool": []any{obj{

@@ -232,8 +232,12 @@ type host struct {
 	// run runs the client with one prompt against the stand-in at url
 	// and returns the host's session id as the client reports it.
 	run func(w *world, bin, url string) (session string, out string, err error)
-	// write is a command that writes; denyWrite its effect's absence.
+	// write is a command that writes and leaves build/out.o gone or
+	// made.txt behind.
 	write string
+	// toolUseID is the id of the stand-in's tool call as the host's hook
+	// event carries it ("" where the event has none).
+	toolUseID string
 }
 
 // hookCommand is the hook command line as the table gives it.
@@ -352,6 +356,9 @@ func checkEscalationAudited(t *testing.T, w *world, h host, command, session str
 		}
 		if r.Session != session {
 			t.Errorf("audit record %s has session %q, want the host's %q", r.ID, r.Session, session)
+		}
+		if r.ToolUseID != h.toolUseID {
+			t.Errorf("audit record %s has tool_use_id %q, want %q", r.ID, r.ToolUseID, h.toolUseID)
 		}
 		if r.Harness != h.name {
 			t.Errorf("audit record %s has harness %q, want %q", r.ID, r.Harness, h.name)
