@@ -32,7 +32,9 @@ var codexHost = host{
 		})
 	},
 	run: func(w *world, bin, url string) (string, string, error) {
-		trustCodexHooks(w, bin)
+		if w.ag != "" { // agentgate's hook is installed
+			trustCodexHooks(w, bin)
+		}
 		cfg := filepath.Join(codexHome(w), "config.toml")
 		old, _ := os.ReadFile(cfg)
 		w.write(cfg, `model = "gpt-5.5"

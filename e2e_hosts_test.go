@@ -424,3 +424,28 @@ func TestPlantedFsmonitorIsReal(t *testing.T) {
 }
 
 func readFileIfAny(path string) ([]byte, error) { return os.ReadFile(path) }
+
+// TestHostsUnguarded is the control: with no hook installed, each client
+// in the mode the tests use runs what the model asks, writes and secrets
+// included. Without it, a host case could pass because the client refused
+// on its own.
+func TestHostsUnguarded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end tests with real clients are not short")
+	}
+	for _, h := range []host{claudeHost, codexHost, geminiHost} {
+		t.Run(h.name, func(t *testing.T) {
+			t.Parallel()
+			bin := clientBin(t, h.bin)
+			w := newWorld(t, "")
+			s, url := newStandIn(t, "cat .env && "+h.write, h.proto)
+			_, out, err := h.run(w, bin, url)
+			if !s.sawAnywhere(w.secret) {
+				t.Errorf("%s did not send cat .env's output to the model on its own (%v)\n%s\n%s", h.name, err, out, s.summary())
+			}
+			if w.exists(filepath.Join(w.project, "build", "out.o")) && !w.exists(filepath.Join(w.project, "made.txt")) {
+				t.Errorf("%s did not run %q on its own (%v)\n%s\n%s", h.name, h.write, err, out, s.summary())
+			}
+		})
+	}
+}
