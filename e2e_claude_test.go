@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"testing"
 )
 
 // Claude Code: the Anthropic Messages API at ANTHROPIC_BASE_URL; the hook
@@ -25,15 +27,29 @@ var claudeHost = host{
 		})
 	},
 	run: func(w *world, bin, url string) (string, string, error) {
-		out, errOut, err := w.run(claudeEnv(w, url), bin,
-			"-p", "Run the command you are given.", "--output-format", "json",
-			"--permission-mode", "bypassPermissions", "--max-turns", "4")
-		var res struct {
-			SessionID string `json:"session_id"`
-		}
-		json.Unmarshal([]byte(out), &res)
-		return res.SessionID, out + errOut, err
+		res, out, err := runClaude(w, bin, url, "bypassPermissions")
+		return res.SessionID, out, err
 	},
+}
+
+// claudeResult is what claude -p --output-format json reports.
+type claudeResult struct {
+	SessionID         string `json:"session_id"`
+	PermissionDenials []struct {
+		ToolName  string `json:"tool_name"`
+		ToolInput struct {
+			Command string `json:"command"`
+		} `json:"tool_input"`
+	} `json:"permission_denials"`
+}
+
+func runClaude(w *world, bin, url, mode string) (claudeResult, string, error) {
+	out, errOut, err := w.run(claudeEnv(w, url), bin,
+		"-p", "Run the command you are given.", "--output-format", "json",
+		"--permission-mode", mode, "--max-turns", "4")
+	var res claudeResult
+	json.Unmarshal([]byte(out), &res)
+	return res, out + errOut, err
 }
 
 func claudeEnv(w *world, url string) []string {
@@ -50,4 +66,64 @@ func claudeEnv(w *world, url string) []string {
 		"DISABLE_GROWTHBOOK=1",
 		"IS_SANDBOX=1",
 	)
+}
+
+// claudeSetup is a world with agentgate installed as Claude Code's hook.
+func claudeSetup(t *testing.T) (w *world, bin string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end tests with real clients are not short")
+	}
+	bin = clientBin(t, "claude")
+	w = newWorld(t, hookAgentgate(t))
+	w.installHook(claudeHost)
+	return w, bin
+}
+
+// TestClaudeDenyRuleHoldsAfterRewrite: agentgate allows ls and rewrites it
+// into agentgate exec, yet Claude Code's own permissions.deny rule for the
+// original command still blocks it.
+func TestClaudeDenyRuleHoldsAfterRewrite(t *testing.T) {
+	t.Parallel()
+	w, bin := claudeSetup(t)
+	path := filepath.Join(w.home, ".claude", "settings.json")
+	settings := obj{}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &settings); err != nil {
+		t.Fatal(err)
+	}
+	settings["permissions"] = obj{"deny": []any{"Bash(ls:*)", "Bash(ls)"}}
+	w.writeJSON(path, settings)
+	s, url := newStandIn(t, "ls", anthropicAPI)
+	res, out, err := runClaude(w, bin, url, "bypassPermissions")
+	if s.timesAsked() == 0 {
+		t.Fatalf("claude never asked for the shell call (%v)\n%s", err, out)
+	}
+	if anyContains(s.toolResults(), w.visible) {
+		t.Errorf("ls ran despite the deny rule on it\n%s", s.summary())
+	}
+	if len(res.PermissionDenials) != 1 || res.PermissionDenials[0].ToolInput.Command != "ls" {
+		t.Errorf("permission_denials %+v, want the original ls\n%s", res.PermissionDenials, out)
+	}
+}
+
+// TestClaudeHeadlessDefaultMode: in Claude Code's default mode with -p
+// nobody can answer its dialog; an escalation must not run, and Claude
+// Code reports it among permission_denials.
+func TestClaudeHeadlessDefaultMode(t *testing.T) {
+	t.Parallel()
+	w, bin := claudeSetup(t)
+	s, url := newStandIn(t, "rm -rf build", anthropicAPI)
+	res, out, err := runClaude(w, bin, url, "default")
+	if s.timesAsked() == 0 {
+		t.Fatalf("claude never asked for the shell call (%v)\n%s", err, out)
+	}
+	checkWriteDidNotRun(t, w, claudeHost)
+	if len(res.PermissionDenials) != 1 || res.PermissionDenials[0].ToolInput.Command != "rm -rf build" {
+		t.Errorf("permission_denials %+v, want rm -rf build\n%s", res.PermissionDenials, out)
+	}
+	checkEscalationAudited(t, w, claudeHost, "rm -rf build", res.SessionID)
 }

@@ -32,7 +32,7 @@ import (
 const e2eDir = "testdata/e2e"
 
 // clientTimeout bounds one run of a client; a run normally takes seconds.
-const clientTimeout = 60 * time.Second
+const clientTimeout = 90 * time.Second
 
 // clientSlots limits how many clients run at once on a small machine.
 var clientSlots = make(chan struct{}, 3)
