@@ -21,11 +21,17 @@ type standIn struct {
 	t       *testing.T
 	command string // the one shell command the "model" asks for
 
+	// again, when set, sees each tool result and says whether the model
+	// asks for the same command once more (the retry after an
+	// out-of-band approval); it may block while a person decides.
+	again func(result string) bool
+
 	mu      sync.Mutex
 	bodies  []string // every request body, in order
 	paths   []string // every request's method and path
 	results []string // the tool results the agent sent back
 	asked   int      // how many times the shell call was asked for
+	calls   int      // how many shell calls the conversation may have
 }
 
 // api is one host's wire protocol: answer writes the reply to a request
@@ -34,7 +40,7 @@ type api func(s *standIn, w http.ResponseWriter, r *http.Request, body []byte)
 
 func newStandIn(t *testing.T, command string, proto api) (*standIn, string) {
 	t.Helper()
-	s := &standIn{t: t, command: command}
+	s := &standIn{t: t, command: command, calls: 1}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -90,24 +96,35 @@ func (s *standIn) summary() string {
 	return fmt.Sprintf("requests: %q\nshell call asked %d time(s)\ntool results: %q", s.paths, s.asked, s.results)
 }
 
-// record keeps a tool result; it reports whether this request carried one.
+// record keeps the tool results a request carried; it reports whether
+// the conversation ends here.
 func (s *standIn) record(results []string) bool {
 	if len(results) == 0 {
 		return false
 	}
 	s.mu.Lock()
 	s.results = append(s.results, results...)
+	again := s.again
 	s.mu.Unlock()
+	if again != nil && again(results[len(results)-1]) {
+		s.mu.Lock()
+		s.calls++
+		s.mu.Unlock()
+		return false
+	}
 	return true
 }
 
-// askOnce reports whether this is the first request that should get the
-// shell call (later requests without a tool result get plain text).
-func (s *standIn) askOnce() bool {
+// ask reports whether this request gets the shell call, and its number
+// (later requests without a tool result get plain text).
+func (s *standIn) ask() (int, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.asked >= s.calls {
+		return 0, false
+	}
 	s.asked++
-	return s.asked == 1
+	return s.asked, true
 }
 
 type sse struct {
@@ -174,15 +191,14 @@ func anthropicAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byt
 	for _, tool := range req.Tools {
 		hasBash = hasBash || tool.Name == "Bash"
 	}
-	var block obj
+	block := obj{"type": "text", "text": "done"}
 	stop := "end_turn"
-	switch {
-	case s.record(results) || !hasBash || !s.askOnce():
-		block = obj{"type": "text", "text": "done"}
-	default:
-		block = obj{"type": "tool_use", "id": "toolu_e2e_1", "name": "Bash",
-			"input": obj{"command": s.command, "description": "Run the command"}}
-		stop = "tool_use"
+	if !s.record(results) && hasBash {
+		if n, ok := s.ask(); ok {
+			block = obj{"type": "tool_use", "id": fmt.Sprintf("toolu_e2e_%d", n), "name": "Bash",
+				"input": obj{"command": s.command, "description": "Run the command"}}
+			stop = "tool_use"
+		}
 	}
 	usage := obj{"input_tokens": 10, "output_tokens": 5}
 	msg := obj{"id": "msg_e2e", "type": "message", "role": "assistant", "model": "claude-e2e",
@@ -268,14 +284,14 @@ func responsesAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byt
 	for _, tool := range req.Tools {
 		hasExec = hasExec || tool.Name == "exec_command"
 	}
-	var item obj
-	if s.record(results) || !hasExec || !s.askOnce() {
-		item = obj{"type": "message", "id": "msg_e2e", "role": "assistant", "status": "completed",
-			"content": []any{obj{"type": "output_text", "text": "done", "annotations": []any{}}}}
-	} else {
-		args, _ := json.Marshal(obj{"cmd": s.command})
-		item = obj{"type": "function_call", "id": "fc_e2e", "call_id": "call_e2e_1", "name": "exec_command",
-			"arguments": string(args), "status": "completed"}
+	item := obj{"type": "message", "id": "msg_e2e", "role": "assistant", "status": "completed",
+		"content": []any{obj{"type": "output_text", "text": "done", "annotations": []any{}}}}
+	if !s.record(results) && hasExec {
+		if n, ok := s.ask(); ok {
+			args, _ := json.Marshal(obj{"cmd": s.command})
+			item = obj{"type": "function_call", "id": fmt.Sprintf("fc_e2e_%d", n), "call_id": fmt.Sprintf("call_e2e_%d", n),
+				"name": "exec_command", "arguments": string(args), "status": "completed"}
+		}
 	}
 	e := newSSE(w)
 	resp := obj{"id": "resp_e2e", "object": "response", "status": "in_progress", "output": []any{}}
@@ -333,17 +349,17 @@ func geminiAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byte) 
 		}
 	}
 	streaming := strings.HasSuffix(r.URL.Path, ":streamGenerateContent")
-	var part obj
+	part := obj{"text": "done"}
 	switch {
 	case !streaming && strings.Contains(string(body), `"application/json"`):
 		// A utility call that wants JSON (the model router's classifier,
 		// the next-speaker check): the answers that end the turn.
 		part = obj{"text": `{"reasoning":"stand-in","model_choice":"flash","next_speaker":"user"}`}
-	case s.record(results) || !hasShell || !streaming || !s.askOnce():
-		part = obj{"text": "done"}
-	default:
-		part = obj{"functionCall": obj{"name": "run_shell_command",
-			"args": obj{"command": s.command, "description": "Run the command"}}}
+	case streaming && !s.record(results) && hasShell:
+		if _, ok := s.ask(); ok {
+			part = obj{"functionCall": obj{"name": "run_shell_command",
+				"args": obj{"command": s.command, "description": "Run the command"}}}
+		}
 	}
 	chunk := obj{
 		"candidates": []any{obj{"content": obj{"role": "model", "parts": []any{part}},
