@@ -32,9 +32,6 @@ var codexHost = host{
 		})
 	},
 	run: func(w *world, bin, url string) (string, string, error) {
-		if w.ag != "" { // agentgate's hook is installed
-			trustCodexHooks(w, bin)
-		}
 		cfg := filepath.Join(codexHome(w), "config.toml")
 		old, _ := os.ReadFile(cfg)
 		w.write(cfg, `model = "gpt-5.5"
@@ -49,12 +46,21 @@ env_key = "E2E_CODEX_KEY"
 request_max_retries = 0
 stream_max_retries = 0
 
+[features]
+# Startup syncs that reach out of the machine (curated plugins, apps).
+plugins = false
+remote_plugin = false
+apps = false
+
 [analytics]
 enabled = false
 
 [feedback]
 enabled = false
 `)
+		if w.ag != "" { // agentgate's hook is installed
+			trustCodexHooks(w, bin)
+		}
 		out, errOut, err := w.run(codexEnv(w), bin, "exec", "--json", "--skip-git-repo-check",
 			"--dangerously-bypass-approvals-and-sandbox", "Run the command you are given.")
 		session := ""
