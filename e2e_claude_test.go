@@ -82,7 +82,10 @@ func claudeSetup(t *testing.T) (w *world, bin string) {
 
 // TestClaudeDenyRuleHoldsAfterRewrite: agentgate allows ls and rewrites it
 // into agentgate exec, yet Claude Code's own permissions.deny rule for the
-// original command still blocks it.
+// original command still blocks it. (Claude Code 2.1.328 matches its rules
+// against the command a hook's updatedInput gives, seen here: a rewrite
+// into "agentgate exec -- ls" no longer matches Bash(ls:*), so the hook
+// must keep the host's rules in force some other way.)
 func TestClaudeDenyRuleHoldsAfterRewrite(t *testing.T) {
 	t.Parallel()
 	w, bin := claudeSetup(t)
@@ -105,8 +108,8 @@ func TestClaudeDenyRuleHoldsAfterRewrite(t *testing.T) {
 	if anyContains(s.toolResults(), w.visible) {
 		t.Errorf("ls ran despite the deny rule on it\n%s", s.summary())
 	}
-	if len(res.PermissionDenials) != 1 || res.PermissionDenials[0].ToolInput.Command != "ls" {
-		t.Errorf("permission_denials %+v, want the original ls\n%s", res.PermissionDenials, out)
+	if len(res.PermissionDenials) != 1 {
+		t.Errorf("permission_denials %+v, want the one ls\n%s", res.PermissionDenials, out)
 	}
 }
 
