@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -12,9 +13,10 @@ import (
 )
 
 // TestCodexOutOfBandApproval: Codex cannot ask a person, so agentgate's
-// hook denies touch made.txt with a short id; a person approves that id
-// with agentgate approve at a terminal of their own while Codex waits, and
-// the model's retry of exactly that command runs, once.
+// hook denies a write with a short id; a person approves that id with
+// agentgate approve at a terminal of their own while Codex waits, and the
+// model's retry of exactly that command runs, once: a third try is denied
+// again.
 func TestCodexOutOfBandApproval(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end tests with real clients are not short")
@@ -22,25 +24,30 @@ func TestCodexOutOfBandApproval(t *testing.T) {
 	bin := clientBin(t, "codex")
 	w := newWorld(t, hookAgentgate(t))
 	w.installHook(codexHost)
-	s, url := newStandIn(t, "touch made.txt", responsesAPI)
+	const command = "echo ran >> made.txt"
+	s, url := newStandIn(t, command, responsesAPI)
 	ids := make(chan string, 1)
 	approved := make(chan struct{})
 	approveRe := regexp.MustCompile(`agentgate approve ([A-Za-z0-9]+)`)
+	tries := 0
 	s.again = func(result string) bool {
-		m := approveRe.FindStringSubmatch(result)
-		if m == nil {
-			return false
+		tries++
+		switch tries {
+		case 1: // denied with an id: wait for the person, then retry
+			m := approveRe.FindStringSubmatch(result)
+			if m == nil {
+				return false
+			}
+			ids <- m[1]
+			select {
+			case <-approved:
+			case <-time.After(clientTimeout):
+			}
+			return true
+		case 2: // the approved retry ran: try once more
+			return true
 		}
-		select {
-		case ids <- m[1]:
-		default:
-			return false // retry once only
-		}
-		select {
-		case <-approved:
-		case <-time.After(clientTimeout):
-		}
-		return true
+		return false
 	}
 	type run struct {
 		session, out string
@@ -59,8 +66,9 @@ func TestCodexOutOfBandApproval(t *testing.T) {
 	case <-time.After(clientTimeout):
 		t.Fatalf("no denial naming an id in %v\n%s", clientTimeout, s.summary())
 	}
-	if w.exists(filepath.Join(w.project, "made.txt")) {
-		t.Fatal("touch made.txt ran before anyone approved it")
+	made := filepath.Join(w.project, "made.txt")
+	if w.exists(made) {
+		t.Fatal("the write ran before anyone approved it")
 	}
 	approveAtTerminal(t, w, id)
 	close(approved)
@@ -70,12 +78,16 @@ func TestCodexOutOfBandApproval(t *testing.T) {
 	case <-time.After(clientTimeout):
 		t.Fatalf("codex did not finish after the approval\n%s", s.summary())
 	}
-	if !w.exists(filepath.Join(w.project, "made.txt")) {
-		t.Errorf("the approved retry did not run (%v)\n%s\n%s", r.err, r.out, s.summary())
+	b, _ := os.ReadFile(made)
+	if runs := strings.Count(string(b), "ran"); runs != 1 {
+		t.Errorf("the approved command ran %d times, want once (%v)\n%s\n%s", runs, r.err, r.out, s.summary())
+	}
+	if res := s.toolResults(); len(res) != 3 || !strings.Contains(res[2], "agentgate") {
+		t.Errorf("the third try was not denied by agentgate: tool results:\n%s", strings.Join(res, "\n---\n"))
 	}
 	found := false
 	for _, rec := range w.audit() {
-		if rec.Command == "touch made.txt" && rec.Outcome == "approved_out_of_band" {
+		if rec.Command == command && rec.Outcome == "approved_out_of_band" {
 			found = true
 			if rec.Session != r.session || rec.Harness != "codex" {
 				t.Errorf("approved record %s: session %q harness %q, want %q codex", rec.ID, rec.Session, rec.Harness, r.session)
@@ -119,7 +131,7 @@ func approveAtTerminal(t *testing.T, w *world, id string) {
 		}
 	}()
 	t.Cleanup(func() { c.Process.Kill(); ptmx.Close() })
-	r.waitFor("touch made.txt")
+	r.waitFor("made.txt")
 	r.waitFor("Deny for this session")
 	r.send("a")
 	if status := r.wait(); status != 0 {

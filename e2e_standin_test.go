@@ -32,6 +32,21 @@ type standIn struct {
 	results []string // the tool results the agent sent back
 	asked   int      // how many times the shell call was asked for
 	calls   int      // how many shell calls the conversation may have
+	seen    map[string]bool
+}
+
+// firstSight reports whether a tool call id is new to the stand-in.
+func (s *standIn) firstSight(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	if s.seen[id] {
+		return false
+	}
+	s.seen[id] = true
+	return true
 }
 
 // api is one host's wire protocol: answer writes the reply to a request
@@ -270,13 +285,16 @@ func responsesAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byt
 		} `json:"tools"`
 		Input []struct {
 			Type   string          `json:"type"`
+			CallID string          `json:"call_id"`
 			Output json.RawMessage `json:"output"`
 		} `json:"input"`
 	}
 	json.Unmarshal(body, &req)
+	// Each request carries the whole conversation: the tool results not
+	// seen before are this request's.
 	var results []string
 	for _, in := range req.Input {
-		if in.Type == "function_call_output" || in.Type == "custom_tool_call_output" {
+		if (in.Type == "function_call_output" || in.Type == "custom_tool_call_output") && s.firstSight(in.CallID) {
 			results = append(results, textOf(in.Output))
 		}
 	}
