@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 )
 
@@ -26,7 +27,7 @@ var geminiHost = host{
 	run: func(w *world, bin, url string) (string, string, error) {
 		path := filepath.Join(w.home, ".gemini", "settings.json")
 		settings := obj{}
-		if b, err := readFileIfAny(path); err == nil {
+		if b, err := os.ReadFile(path); err == nil {
 			json.Unmarshal(b, &settings)
 		}
 		for k, v := range geminiSettings() {

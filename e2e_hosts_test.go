@@ -161,7 +161,8 @@ func (w *world) env(extra ...string) []string {
 	}, extra...)
 }
 
-// run runs a client in the project and returns its standard output.
+// run runs a client in the project, one of at most cap(clientSlots) at a
+// time, killing its whole process group after clientTimeout.
 func (w *world) run(env []string, bin string, args ...string) (stdout, stderr string, err error) {
 	w.t.Helper()
 	clientSlots <- struct{}{}
@@ -422,8 +423,6 @@ func TestPlantedFsmonitorIsReal(t *testing.T) {
 		t.Fatal("plain git status did not run the planted core.fsmonitor program: the fsmonitor case proves nothing")
 	}
 }
-
-func readFileIfAny(path string) ([]byte, error) { return os.ReadFile(path) }
 
 // TestHostsUnguarded is the control: with no hook installed, each client
 // in the mode the tests use runs what the model asks, writes and secrets
