@@ -122,22 +122,45 @@ func (w *world) write(path, content string) {
 }
 
 // plantFsmonitor makes the project a git repository whose .git/config
-// names a program for core.fsmonitor, as a hostile agent would: plain
-// git status runs it. It returns the marker the program creates.
+// names a program for core.fsmonitor, as a hostile agent would: plain git
+// status runs it. It returns the marker the program creates. (Gemini CLI
+// blanks core.fsmonitor in its shell's environment by itself.)
 func (w *world) plantFsmonitor() string {
 	w.t.Helper()
 	marker := filepath.Join(filepath.Dir(w.project), "fsmonitor-ran")
 	script := filepath.Join(w.project, ".git", "planted.sh")
-	for _, args := range [][]string{{"init", "-q"}, {"config", "core.fsmonitor", script}} {
-		c := exec.Command("git", args...)
-		c.Dir, c.Env = w.project, w.env()
-		if out, err := c.CombinedOutput(); err != nil {
-			w.t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-	}
+	w.git("init", "-q")
+	w.git("config", "core.fsmonitor", script)
 	w.write(script, "#!/bin/sh\ntouch '"+marker+"'\n")
 	os.Chmod(script, 0o755)
 	return marker
+}
+
+// plantFilter makes the project a git repository with a clean filter on a
+// tracked file whose timestamp changed, so git status rehashes it through
+// the filter's program. It returns the marker the program creates.
+func (w *world) plantFilter() string {
+	w.t.Helper()
+	marker := filepath.Join(filepath.Dir(w.project), "filter-ran")
+	tracked := filepath.Join(w.project, "tracked.txt")
+	w.write(tracked, "tracked\n")
+	w.write(filepath.Join(w.project, ".gitattributes"), "tracked.txt filter=planted\n")
+	w.git("init", "-q")
+	w.git("add", "tracked.txt", ".gitattributes")
+	w.git("-c", "user.name=e2e", "-c", "user.email=e2e@invalid", "commit", "-qm", "init")
+	w.git("config", "filter.planted.clean", "touch '"+marker+"'; cat")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(tracked, old, old)
+	return marker
+}
+
+func (w *world) git(args ...string) {
+	w.t.Helper()
+	c := exec.Command("git", args...)
+	c.Dir, c.Env = w.project, w.env()
+	if out, err := c.CombinedOutput(); err != nil {
+		w.t.Fatalf("git %v: %v: %s", args, err, out)
+	}
 }
 
 // env is the environment every process of this world gets: nothing of
@@ -277,9 +300,12 @@ func (w *world) writeJSON(path string, v any) {
 type hostCase struct {
 	name    string
 	command func(h host) string
-	// setup prepares the world; check judges what happened.
+	// setup prepares the world and names the marker of a planted
+	// program; check judges what happened.
 	setup func(w *world) string
 	check func(t *testing.T, w *world, s *standIn, h host, session, planted string)
+	// skip names hosts the case cannot judge, and why.
+	skip map[string]string
 }
 
 var hostCases = []hostCase{{
@@ -314,7 +340,7 @@ var hostCases = []hostCase{{
 		checkEscalationAudited(t, w, h, "ls && "+h.write, session)
 	},
 }, {
-	name:    "git status returns its output and a planted fsmonitor does not run",
+	name:    "git status returns its output and a planted core.fsmonitor does not run",
 	command: func(host) string { return "git status" },
 	setup:   func(w *world) string { return w.plantFsmonitor() },
 	check: func(t *testing.T, w *world, s *standIn, h host, session, planted string) {
@@ -324,6 +350,19 @@ var hostCases = []hostCase{{
 		if w.exists(planted) {
 			t.Errorf("the planted core.fsmonitor program ran")
 		}
+	},
+}, {
+	name:    "git status does not run a planted clean filter",
+	command: func(host) string { return "git status" },
+	setup:   func(w *world) string { return w.plantFilter() },
+	check: func(t *testing.T, w *world, s *standIn, h host, session, planted string) {
+		if w.exists(planted) {
+			t.Errorf("the planted clean filter ran\n%s", s.summary())
+		}
+	},
+	skip: map[string]string{
+		"codex": "Codex 0.169.0 runs git status --porcelain in the project itself, before any tool call " +
+			"(only core.fsmonitor and core.hooksPath neutralised), so a planted clean filter runs without agentgate being asked",
 	},
 }}
 
@@ -382,6 +421,9 @@ func TestHosts(t *testing.T) {
 			for _, c := range hostCases {
 				t.Run(c.name, func(t *testing.T) {
 					t.Parallel()
+					if why, ok := c.skip[h.name]; ok {
+						t.Skip(why)
+					}
 					w := newWorld(t, ag)
 					planted := ""
 					if c.setup != nil {
@@ -409,18 +451,23 @@ func TestHosts(t *testing.T) {
 	}
 }
 
-// TestPlantedFsmonitorIsReal shows the attack the fsmonitor case defends
-// against: plain git status runs the planted program.
-func TestPlantedFsmonitorIsReal(t *testing.T) {
-	w := newWorld(t, "")
-	marker := w.plantFsmonitor()
-	c := exec.Command("git", "status")
-	c.Dir, c.Env = w.project, w.env()
-	if out, err := c.CombinedOutput(); err != nil {
-		t.Fatalf("git status: %v: %s", err, out)
-	}
-	if !w.exists(marker) {
-		t.Fatal("plain git status did not run the planted core.fsmonitor program: the fsmonitor case proves nothing")
+// TestPlantedGitIsReal shows the attacks the git status cases defend
+// against: plain git status runs each planted program.
+func TestPlantedGitIsReal(t *testing.T) {
+	for name, plant := range map[string]func(*world) string{
+		"core.fsmonitor": (*world).plantFsmonitor,
+		"clean filter":   (*world).plantFilter,
+	} {
+		w := newWorld(t, "")
+		marker := plant(w)
+		c := exec.Command("git", "status")
+		c.Dir, c.Env = w.project, w.env()
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git status: %v: %s", err, out)
+		}
+		if !w.exists(marker) {
+			t.Errorf("plain git status did not run the planted %s: its case proves nothing", name)
+		}
 	}
 }
 
