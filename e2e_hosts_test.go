@@ -340,12 +340,29 @@ var hostCases = []hostCase{{
 		checkEscalationAudited(t, w, h, "ls && "+h.write, session)
 	},
 }, {
-	name:    "git status returns its output and a planted core.fsmonitor does not run",
+	name:    "git status in a plain repository runs and its output reaches the model",
+	command: func(host) string { return "git status" },
+	setup:   func(w *world) string { w.git("init", "-q"); return "" },
+	check: func(t *testing.T, w *world, s *standIn, h host, session, _ string) {
+		if !anyContains(s.toolResults(), "On branch") {
+			t.Errorf("the model never saw git status's output\n%s", s.summary())
+		}
+	},
+}, {
+	// The issue asks for git status's output with the planted program
+	// neutralised; the engine may instead refuse, naming the key (an ask
+	// that no one can answer here). Either way the program must not run.
+	name:    "git status returns its output or names core.fsmonitor, and the planted program does not run",
 	command: func(host) string { return "git status" },
 	setup:   func(w *world) string { return w.plantFsmonitor() },
 	check: func(t *testing.T, w *world, s *standIn, h host, session, planted string) {
-		if !anyContains(s.toolResults(), "On branch") {
-			t.Errorf("the model never saw git status's output\n%s", s.summary())
+		switch results := s.toolResults(); {
+		case anyContains(results, "On branch"):
+			t.Log("git status ran with core.fsmonitor neutralised")
+		case anyContains(results, "core.fsmonitor"):
+			t.Log("agentgate refused git status, naming core.fsmonitor")
+		default:
+			t.Errorf("the model got neither git status's output nor a refusal naming core.fsmonitor\n%s", s.summary())
 		}
 		if w.exists(planted) {
 			t.Errorf("the planted core.fsmonitor program ran")
