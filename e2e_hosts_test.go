@@ -321,6 +321,7 @@ var hostCases = []hostCase{{
 	command: func(h host) string { return h.write },
 	check: func(t *testing.T, w *world, s *standIn, h host, session, _ string) {
 		checkWriteDidNotRun(t, w, h)
+		checkRefusedByAgentgate(t, s)
 		checkEscalationAudited(t, w, h, h.write, session)
 	},
 }, {
@@ -330,6 +331,7 @@ var hostCases = []hostCase{{
 		if s.sawAnywhere(w.secret) {
 			t.Errorf("the secret reached the model\n%s", s.summary())
 		}
+		checkRefusedByAgentgate(t, s)
 		checkEscalationAudited(t, w, h, "cat .env", session)
 	},
 }, {
@@ -337,6 +339,7 @@ var hostCases = []hostCase{{
 	command: func(h host) string { return "ls && " + h.write },
 	check: func(t *testing.T, w *world, s *standIn, h host, session, _ string) {
 		checkWriteDidNotRun(t, w, h)
+		checkRefusedByAgentgate(t, s)
 		checkEscalationAudited(t, w, h, "ls && "+h.write, session)
 	},
 }, {
@@ -390,6 +393,15 @@ func anyContains(list []string, text string) bool {
 		}
 	}
 	return false
+}
+
+// checkRefusedByAgentgate: the tool result the model got names agentgate,
+// so it was agentgate that stopped the command, not a failure of the host.
+func checkRefusedByAgentgate(t *testing.T, s *standIn) {
+	t.Helper()
+	if !anyContains(s.toolResults(), "agentgate") {
+		t.Errorf("the model was not told agentgate refused the command\n%s", s.summary())
+	}
 }
 
 func checkWriteDidNotRun(t *testing.T, w *world, h host) {
