@@ -104,15 +104,32 @@ func TestCodexOutOfBandApproval(t *testing.T) {
 func approveAtTerminal(t *testing.T, w *world, id string) {
 	t.Helper()
 	c := exec.Command(w.ag, "approve", id)
-	c.Dir = w.project
-	env := w.env()
+	c.Dir, c.Env = w.project, withTerm(w.env())
+	r := startPty(t, c)
+	r.waitFor("made.txt")
+	r.waitFor("Deny for this session")
+	r.send("a")
+	if status := r.wait(); status != 0 {
+		t.Fatalf("agentgate approve %s: exit status %d\n%s", id, status, r.screen())
+	}
+}
+
+// withTerm gives a pseudo-terminal's program a terminal type that draws.
+func withTerm(env []string) []string {
+	env = append([]string(nil), env...)
 	for i, kv := range env {
 		if strings.HasPrefix(kv, "TERM=") {
 			env[i] = "TERM=xterm-256color"
 		}
 	}
-	c.Env = env
-	ptmx, err := pty.StartWithSize(c, &pty.Winsize{Rows: 40, Cols: 160})
+	return env
+}
+
+// startPty starts c with a pseudo-terminal as its controlling terminal
+// and collects what it draws.
+func startPty(t *testing.T, c *exec.Cmd) *ptyRun {
+	t.Helper()
+	ptmx, err := pty.StartWithSize(c, &pty.Winsize{Rows: 50, Cols: 160})
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
@@ -131,10 +148,5 @@ func approveAtTerminal(t *testing.T, w *world, id string) {
 		}
 	}()
 	t.Cleanup(func() { c.Process.Kill(); ptmx.Close() })
-	r.waitFor("made.txt")
-	r.waitFor("Deny for this session")
-	r.send("a")
-	if status := r.wait(); status != 0 {
-		t.Fatalf("agentgate approve %s: exit status %d\n%s", id, status, r.screen())
-	}
+	return r
 }
