@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,6 +29,9 @@ func TestCodexOutOfBandApproval(t *testing.T) {
 	s, url := newStandIn(t, command, responsesAPI)
 	ids := make(chan string, 1)
 	approved := make(chan struct{})
+	var approve sync.Once
+	letGo := func() { approve.Do(func() { close(approved) }) }
+	t.Cleanup(letGo) // a failed test lets the stand-in answer and Codex end
 	approveRe := regexp.MustCompile(`agentgate approve ([A-Za-z0-9]+)`)
 	tries := 0
 	s.again = func(result string) bool {
@@ -71,7 +75,7 @@ func TestCodexOutOfBandApproval(t *testing.T) {
 		t.Fatal("the write ran before anyone approved it")
 	}
 	approveAtTerminal(t, w, id)
-	close(approved)
+	letGo()
 	var r run
 	select {
 	case r = <-done:
@@ -100,15 +104,17 @@ func TestCodexOutOfBandApproval(t *testing.T) {
 }
 
 // approveAtTerminal runs agentgate approve ID under a pseudo-terminal, as
-// a person in another terminal would, and answers Allow once.
+// a person in another terminal would, and answers Allow once (Deny is
+// preset; allowing takes the whole word and Enter).
 func approveAtTerminal(t *testing.T, w *world, id string) {
 	t.Helper()
 	c := exec.Command(w.ag, "approve", id)
 	c.Dir, c.Env = w.project, withTerm(w.env())
 	r := startPty(t, c)
+	r.waitFor("run this command?")
 	r.waitFor("made.txt")
-	r.waitFor("Deny for this session")
-	r.send("a")
+	r.waitFor("Allow once")
+	r.send("allow\r") // allowing takes the whole word and Enter
 	if status := r.wait(); status != 0 {
 		t.Fatalf("agentgate approve %s: exit status %d\n%s", id, status, r.screen())
 	}
