@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Claude Code: the Anthropic Messages API at ANTHROPIC_BASE_URL; the hook
+// is a PreToolUse command hook on Bash in ~/.claude/settings.json. It runs
+// in bypassPermissions mode, so Claude Code's own permission rules stop
+// nothing and only agentgate stands between the model and the shell
+// (IS_SANDBOX lets that mode run as root).
+var claudeHost = host{
+	name:      "claude",
+	bin:       "claude",
+	proto:     anthropicAPI,
+	write:     "rm -rf build",
+	toolUseID: "toolu_e2e_1",
+	install: func(w *world) {
+		w.writeJSON(filepath.Join(w.home, ".claude", "settings.json"), obj{
+			"hooks": obj{"PreToolUse": []any{obj{
+				"matcher": "Bash",
+				"hooks":   []any{obj{"type": "command", "command": w.hookCommand("claude"), "timeout": 30}},
+			}}},
+		})
+	},
+	run: func(w *world, bin, url string) (string, string, error) {
+		res, out, err := runClaude(w, bin, url, "bypassPermissions")
+		return res.SessionID, out, err
+	},
+}
+
+// claudeResult is what claude -p --output-format json reports.
+type claudeResult struct {
+	SessionID         string `json:"session_id"`
+	PermissionDenials []struct {
+		ToolName  string `json:"tool_name"`
+		ToolInput struct {
+			Command string `json:"command"`
+		} `json:"tool_input"`
+	} `json:"permission_denials"`
+}
+
+func runClaude(w *world, bin, url, mode string) (claudeResult, string, error) {
+	out, errOut, err := w.run(claudeEnv(w, url), bin,
+		"-p", "Run the command you are given.", "--output-format", "json",
+		"--permission-mode", mode, "--max-turns", "4")
+	var res claudeResult
+	json.Unmarshal([]byte(out), &res)
+	return res, out + errOut, err
+}
+
+func claudeEnv(w *world, url string) []string {
+	return w.env(
+		"ANTHROPIC_BASE_URL="+url,
+		"ANTHROPIC_API_KEY=e2e-test-key",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"CLAUDE_CODE_ENABLE_TELEMETRY=0",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_UPDATES=1",
+		"DISABLE_FEATURE_FLAGS=1",
+		"DISABLE_GROWTHBOOK=1",
+		"IS_SANDBOX=1",
+	)
+}
+
+// claudeSetup is a world with agentgate installed as Claude Code's hook.
+func claudeSetup(t *testing.T) (w *world, bin string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end tests with real clients are not short")
+	}
+	bin = clientBin(t, "claude")
+	w = newWorld(t, hookAgentgate(t))
+	w.installHook(claudeHost)
+	return w, bin
+}
+
+// TestClaudeDenyRuleHoldsAfterRewrite: agentgate allows ls and rewrites it
+// into agentgate exec, yet Claude Code's own permissions.deny rule for the
+// original command still blocks it. (Claude Code 2.1.328 matches its rules
+// against the command a hook's updatedInput gives, seen here: a rewrite
+// into "agentgate exec -- ls" no longer matches Bash(ls:*), so the hook
+// must keep the host's rules in force some other way.)
+func TestClaudeDenyRuleHoldsAfterRewrite(t *testing.T) {
+	t.Parallel()
+	w, bin := claudeSetup(t)
+	path := filepath.Join(w.home, ".claude", "settings.json")
+	settings := obj{}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &settings); err != nil {
+		t.Fatal(err)
+	}
+	settings["permissions"] = obj{"deny": []any{"Bash(ls:*)", "Bash(ls)"}}
+	w.writeJSON(path, settings)
+	s, url := newStandIn(t, "ls", anthropicAPI)
+	res, out, err := runClaude(w, bin, url, "bypassPermissions")
+	if s.timesAsked() == 0 {
+		t.Fatalf("claude never asked for the shell call (%v)\n%s", err, out)
+	}
+	if anyContains(s.toolResults(), w.visible) {
+		t.Errorf("ls ran despite the deny rule on it\n%s", s.summary())
+	}
+	if len(res.PermissionDenials) != 1 {
+		t.Errorf("permission_denials %+v, want the one ls\n%s", res.PermissionDenials, out)
+	}
+}
+
+// TestClaudeHeadlessDefaultMode: in Claude Code's default mode with -p
+// nobody can answer its dialog; an escalation must not run, and Claude
+// Code reports it among permission_denials.
+func TestClaudeHeadlessDefaultMode(t *testing.T) {
+	t.Parallel()
+	w, bin := claudeSetup(t)
+	s, url := newStandIn(t, "rm -rf build", anthropicAPI)
+	res, out, err := runClaude(w, bin, url, "default")
+	if s.timesAsked() == 0 {
+		t.Fatalf("claude never asked for the shell call (%v)\n%s", err, out)
+	}
+	checkWriteDidNotRun(t, w, claudeHost)
+	if len(res.PermissionDenials) != 1 || res.PermissionDenials[0].ToolInput.Command != "rm -rf build" {
+		t.Errorf("permission_denials %+v, want rm -rf build\n%s", res.PermissionDenials, out)
+	}
+	checkEscalationAudited(t, w, claudeHost, "rm -rf build", res.SessionID)
+}
