@@ -50,12 +50,14 @@ func decodeClaude(data []byte) (Event, error) {
 }
 
 // claudeCanAsk: Claude Code's dialog reaches a person in its interactive
-// permission modes. In bypassPermissions and dontAsk no dialog is shown,
-// and auto lets a classifier answer, so an unknown or such mode is
-// answered deny.
+// permission modes, auto included (the default of 2.1.328 in a terminal:
+// a hook's ask is shown in Claude Code's own dialog, no classifier first;
+// TestClaudeInteractiveAskReachesDialog drives the real client). In
+// bypassPermissions and dontAsk no dialog is shown, so those and unknown
+// modes are answered deny.
 func claudeCanAsk(ev Event) bool {
 	switch ev.Mode {
-	case "default", "acceptEdits", "plan":
+	case "default", "acceptEdits", "plan", "auto":
 		return true
 	}
 	return false

@@ -148,7 +148,7 @@ func TestCanAsk(t *testing.T) {
 		want bool
 	}{
 		{Claude, "default", true}, {Claude, "acceptEdits", true}, {Claude, "plan", true},
-		{Claude, "bypassPermissions", false}, {Claude, "dontAsk", false}, {Claude, "auto", false}, {Claude, "", false},
+		{Claude, "bypassPermissions", false}, {Claude, "dontAsk", false}, {Claude, "auto", true}, {Claude, "", false},
 		{Codex, "default", false}, {Gemini, "", false}, {Cursor, "", false},
 	} {
 		if got := tt.host.CanAsk(Event{Mode: tt.mode}); got != tt.want {
