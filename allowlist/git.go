@@ -286,6 +286,16 @@ var gitEntries = []*Entry{
 	{Words: []string{"git", "merge-base"}, Note: "finds common ancestors", Example: "git merge-base a b", Flags: []Flag{
 		Use("-a, --all, --octopus, --independent, --is-ancestor, --fork-point", "modes"),
 	}},
+	{Words: []string{"git", "archive"}, Note: "writes an archive of a tree to standard output", Example: "git archive HEAD",
+		Numeric: true, Operands: Operands{Strings: true}, Flags: []Flag{
+			Use("--format=FMT", "tar, zip, tar.gz ..."), Use("--prefix=PREFIX", "a path prefix inside the archive"),
+			Use("-l, --list", "lists the formats"), Use("-v, --verbose", "names the files on standard error"),
+			Use("--worktree-attributes", "reads .gitattributes from the working tree"), Use("--mtime=TIME", "file times"),
+			Refuse(Writes, "-o, --output=FILE", "writes the archive to a file"),
+			Refuse(Network, "--remote=REPO", "fetches the archive from another repository"),
+			Refuse(Runs, "--exec=PROGRAM", "runs git-upload-archive, or the program named, for --remote"),
+			Refuse(Unjudged, "--add-file=FILE, --add-virtual-file=PATH:CONTENT", "adds a file from the disk, which is not judged as a path"),
+		}},
 	{Words: []string{"git", "count-objects"}, Note: "counts loose objects", Example: "git count-objects", Operands: Operands{None: true}, Flags: []Flag{
 		Use("-v, --verbose", "verbose"), Use("-H, --human-readable", "human sizes"),
 	}},

@@ -447,10 +447,7 @@ var calFlags = []Flag{
 
 var sysEntries = []*Entry{
 	{Words: []string{"find"}, Note: "searches for files", Example: "find . -name x", ExactFlags: true, KeepFlags: true, Flags: findFlags},
-	sedEntry, dateEntry, jqEntry, psEntry,
-	// awk is not listed: its programs (system(), getline from a pipe,
-	// print > file) need a parser as exact as awk's own, and the first
-	// one was beaten (a regex after "+" read as a division).
+	sedEntry, dateEntry, jqEntry, psEntry, awkEntry("awk"), awkEntry("gawk"), awkEntry("mawk"), awkEntry("nawk"),
 	{Words: []string{"id"}, Note: "prints user and group ids", Example: "id", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-a", "ignored"), Use("-Z, --context", "security context"), Use("-g, --group", "group"), Use("-G, --groups", "groups"),
 		Use("-n, --name", "names"), Use("-r, --real", "real ids"), Use("-u, --user", "user"), Use("-z, --zero", "NUL"),
@@ -595,9 +592,12 @@ func xargsCheck(c *Call) *Refusal {
 }
 
 func init() {
-	// xargs is not listed: it reads the files named on its standard input,
-	// a list agentgate cannot see ("find ~ -type f | xargs grep KEY").
+	// xargs reads the files named on its standard input: the engine lets
+	// it run only when that input is a file lister's whose trees are
+	// judged like a recursive read (resolve.XargsInputs).
 	xargsEntry.Check = xargsCheck
+	sysEntries = append(sysEntries, xargsEntry)
+	builtin = append(builtin, xargsEntry) // after the var initialisers: builtin is set by then
 }
 
 // ipCheck allows "ip [flags] OBJECT [show|list|ls [args]]" for objects

@@ -18,7 +18,12 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 	if d.Verdict() != gate.Allow {
 		return d
 	}
-	if why := resolve.Check(resolve.Options{Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths,
+	trees, blind, xargs := resolve.XargsInputs(j.Request.Text)
+	if xargs && blind {
+		return gate.Escalate(d, gate.Reason{Check: gate.CheckSensitive, Match: "xargs", Source: "recursive read",
+			Message: "xargs opens the files named on its input, and what feeds it here is not a file lister agentgate can judge (find, ls, rg --files, git ls-files)"})
+	}
+	if why := resolve.Check(resolve.Options{ReadTrees: trees, Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths,
 		Environ: e.Environ(), UntrustedDirs: j.Config.UntrustedDirs,
 		PathWords: func(argv []string) []string { return allowlist.PathWords(j.Config.Rules, argv) },
 	}, d.Commands(), d.Redirects()); len(why) > 0 {

@@ -72,6 +72,10 @@ type Options struct {
 	// list-from-file flags and recursive reads are judged on the whole
 	// argv either way.
 	PathWords func(argv []string) []string
+	// ReadTrees are trees the command reads in full, hidden files
+	// included, although no word names their files (what feeds xargs:
+	// [XargsInputs]).
+	ReadTrees []string
 
 	projectRoot string // computed once per Check
 }
@@ -121,6 +125,9 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 	}
 	for _, t := range redirects {
 		r.path(t, t)
+	}
+	if len(o.ReadTrees) > 0 {
+		r.walkRoots(o.ReadTrees, true, false)
 	}
 	return r.out
 }

@@ -1,0 +1,192 @@
+package resolve
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// XargsInputs finds what the xargs commands in text read: xargs runs a
+// command on words read from its standard input, so the files a reader
+// behind it opens are named by whatever feeds it, which no word of the
+// text shows. found is false when text runs no xargs. Otherwise roots are
+// the trees of the file listers that feed every xargs through a pipe
+// ("find src -name '*.go' | xargs grep x": src), to be judged like a
+// recursive read, hidden files included; blind is true when some xargs is
+// fed by anything else (a file, echo, another program, agentgate's own
+// standard input), which cannot be judged.
+func XargsInputs(text string) (roots []string, blind, found bool) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
+	if err != nil {
+		return nil, strings.Contains(text, "xargs"), strings.Contains(text, "xargs")
+	}
+	fed := map[*syntax.CallExpr][]string{}
+	for n := range syntax.Preorder(f) {
+		b, ok := n.(*syntax.BinaryCmd)
+		if !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
+			continue
+		}
+		right, ok := b.Y.Cmd.(*syntax.CallExpr)
+		if !ok || !isXargs(right) {
+			continue
+		}
+		if r, ok := listerRoots(lastCall(b.X)); ok {
+			fed[right] = r
+		}
+	}
+	for n := range syntax.Preorder(f) {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || !mentionsXargs(c) {
+			continue
+		}
+		found = true
+		r, ok := fed[c]
+		if !ok {
+			blind = true // behind a wrapper (sudo xargs), or fed by anything else
+			continue
+		}
+		roots = append(roots, r...)
+	}
+	return roots, blind, found
+}
+
+// mentionsXargs reports whether any word of c is xargs, however reached.
+func mentionsXargs(c *syntax.CallExpr) bool {
+	for _, w := range c.Args {
+		if v, ok := staticValue(w); ok && path.Base(v) == "xargs" {
+			return true
+		}
+	}
+	return false
+}
+
+func isXargs(c *syntax.CallExpr) bool {
+	return len(c.Args) > 0 && path.Base(c.Args[0].Lit()) == "xargs"
+}
+
+// lastCall is the command whose output a pipe's left side ends with.
+func lastCall(s *syntax.Stmt) *syntax.CallExpr {
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(s.Redirs) == 0 {
+			return c
+		}
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			return lastCall(c.Y)
+		}
+	}
+	return nil
+}
+
+// listerRoots returns the trees a file lister lists: find's starting
+// points, ls's and rg --files' operands, git ls-files' working directory.
+// Words must be literal; anything else is not a lister.
+func listerRoots(c *syntax.CallExpr) ([]string, bool) {
+	if c == nil || len(c.Assigns) > 0 {
+		return nil, false
+	}
+	var argv []string
+	for i, w := range c.Args {
+		v, ok := staticValue(w)
+		// A starting point must be spelled as it is; an expression's
+		// pattern ("*.go", quoted) is only read by find.
+		if !ok || (i == 0 || !strings.HasPrefix(v, "-") && !isQuoted(w)) && strings.ContainsAny(v, "$`\\*?[{~") {
+			return nil, false
+		}
+		argv = append(argv, v)
+	}
+	dot := func(r []string) []string {
+		if len(r) == 0 {
+			return []string{"."}
+		}
+		return r
+	}
+	switch path.Base(argv[0]) {
+	case "find":
+		var r []string
+		for _, a := range argv[1:] {
+			if a == "-H" || a == "-L" || a == "-P" {
+				continue
+			}
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" {
+				break
+			}
+			r = append(r, a)
+		}
+		return dot(r), true
+	case "ls":
+		var r []string
+		for _, a := range argv[1:] {
+			if !strings.HasPrefix(a, "-") {
+				r = append(r, a)
+			}
+		}
+		return dot(r), true
+	case "rg":
+		if !contains(argv, "--files") {
+			return nil, false
+		}
+		var r []string
+		for _, a := range argv[1:] {
+			if !strings.HasPrefix(a, "-") {
+				r = append(r, a)
+			}
+		}
+		return dot(r), true
+	case "git":
+		if len(argv) >= 2 && argv[1] == "ls-files" {
+			return []string{"."}, true
+		}
+	}
+	return nil, false
+}
+
+func contains(list []string, w string) bool {
+	for _, x := range list {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// staticValue is a word's value when it has no expansion: literal text,
+// single quotes, and double quotes around literal text.
+func staticValue(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), b.Len() > 0
+}
+
+// isQuoted reports whether a word is written entirely in quotes: its glob
+// characters are literal for the shell.
+func isQuoted(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if _, lit := p.(*syntax.Lit); lit {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,40 @@
+package resolve_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/resolve"
+)
+
+// What feeds xargs decides what it reads: a file lister's trees are judged
+// like a recursive read, anything else cannot be (red team finding F14).
+func TestXargsInputs(t *testing.T) {
+	for _, tt := range []struct {
+		text  string
+		roots string
+		blind bool
+		found bool
+	}{
+		{"ls -la", "", false, false},
+		{"find src -name '*.go' | xargs grep x", "src", false, true},
+		{`find . -name "*.go" -type f | xargs wc -l`, ".", false, true},
+		{"find -L a b -type f | xargs grep x", "a b", false, true},
+		{"git ls-files | xargs wc -l", ".", false, true},
+		{"rg --files src | xargs grep x", "src", false, true},
+		{"ls | grep go | xargs wc -l", "", true, true},
+		{"echo .env | xargs cat", "", true, true},
+		{"cat list | xargs grep x", "", true, true},
+		{"xargs grep x", "", true, true},
+		{"ls; xargs grep x", "", true, true},
+		{"find $HOME -type f | xargs grep x", "", true, true},
+		{"find ~ -type f | xargs grep x", "", true, true},
+		{"find src > /tmp/l | xargs grep x", "", true, true},
+		{"find src | sudo xargs grep x", "", true, true},
+	} {
+		roots, blind, found := resolve.XargsInputs(tt.text)
+		if strings.Join(roots, " ") != tt.roots || blind != tt.blind || found != tt.found {
+			t.Errorf("%q: roots %q blind %v found %v; want %q %v %v", tt.text, roots, blind, found, tt.roots, tt.blind, tt.found)
+		}
+	}
+}
