@@ -109,6 +109,10 @@ func (r *resolver) listFromFile(prog string, words []string) {
 			bad = "-T"
 		case prog == "xargs" && strings.HasPrefix(w, "-a"):
 			bad = "-a"
+		case prog == "find" && (w == "-files0-from" || strings.HasPrefix(w, "-files0-from=")):
+			// find's starting points from a file: what it lists, and what
+			// an xargs behind it opens, is named there.
+			bad = "-files0-from"
 		}
 		if bad != "" {
 			r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "list of files",

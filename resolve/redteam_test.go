@@ -48,6 +48,11 @@ func TestRedTeamReaders(t *testing.T) {
 			os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o600)
 		}, []string{"diff", "d", "."}},
 	}
+	tests = append(tests, struct {
+		name  string
+		plant func(w world)
+		argv  []string
+	}{"find -files0-from", nil, []string{"find", "-files0-from", "list", "-type", "f"}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWorld(t)
@@ -55,7 +60,7 @@ func TestRedTeamReaders(t *testing.T) {
 				tt.plant(w)
 			}
 			got := resolve.Check(w.opts(), [][]string{tt.argv}, nil)
-			if len(got) == 0 || !strings.Contains(got[0].Message, "secrets") {
+			if len(got) == 0 || !strings.Contains(got[0].Message, "secrets") && !strings.Contains(got[0].Message, "cannot see") {
 				t.Errorf("%v: %v; want an ask for the secret it reads", tt.argv, got)
 			}
 		})

@@ -105,6 +105,9 @@ func listerRoots(c *syntax.CallExpr) ([]string, bool) {
 	}
 	switch path.Base(argv[0]) {
 	case "find":
+		if contains(argv, "-files0-from") {
+			return nil, false // its starting points are in a file
+		}
 		var r []string
 		for _, a := range argv[1:] {
 			if a == "-H" || a == "-L" || a == "-P" {

@@ -31,6 +31,7 @@ func TestXargsInputs(t *testing.T) {
 		{"find ~ -type f | xargs grep x", "", true, true},
 		{"find src > /tmp/l | xargs grep x", "", true, true},
 		{"find src | sudo xargs grep x", "", true, true},
+		{"find -files0-from list -type f | xargs cat", "", true, true},
 	} {
 		roots, blind, found := resolve.XargsInputs(tt.text)
 		if strings.Join(roots, " ") != tt.roots || blind != tt.blind || found != tt.found {
