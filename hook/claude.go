@@ -19,35 +19,10 @@ var Claude = &Host{
 	HostAllows: claudeAllows,
 }
 
-func decodeClaude(data []byte) (Event, error) {
-	env, err := decodeEnvelope(data)
-	if err != nil {
-		return Event{}, err
-	}
-	ev := Event{Session: env.Session, ToolUseID: env.ToolUseID, Mode: env.Mode}
-	if env.Tool != "Bash" {
-		return ev, nil
-	}
-	switch env.Event {
-	case "PreToolUse":
-		ev.Kind = Pre
-	case "PostToolUse", "PostToolUseFailure":
-		ev.Kind, ev.ExitCode = Post, exitCode(env.Response)
-		return ev, nil
-	case "PermissionDenied":
-		ev.Kind = Denied
-		return ev, nil
-	default:
-		return ev, nil
-	}
-	ev.input, ev.Command, err = toolInput(env.Input, "command")
-	if err != nil {
-		return Event{}, err
-	}
-	ev.Project = env.Cwd
-	ev.Cwd, ev.CwdProblem = workdir(ev.input, "", env.Cwd)
-	return ev, nil
-}
+// decodeClaude reads PreToolUse, PostToolUse(Failure) and PermissionDenied
+// for the Bash tool; the command runs in .cwd.
+var decodeClaude = shellEvents{tool: "Bash", pre: "PreToolUse", post: []string{"PostToolUse", "PostToolUseFailure"},
+	denied: []string{"PermissionDenied"}}.decode
 
 // claudeCanAsk: Claude Code's dialog reaches a person in its interactive
 // permission modes, auto included (the default of 2.1.328 in a terminal:

@@ -17,32 +17,9 @@ var Codex = &Host{
 	HostRules: codexRules,
 }
 
-func decodeCodex(data []byte) (Event, error) {
-	env, err := decodeEnvelope(data)
-	if err != nil {
-		return Event{}, err
-	}
-	ev := Event{Session: env.Session, ToolUseID: env.ToolUseID, Mode: env.Mode}
-	if env.Tool != "Bash" {
-		return ev, nil
-	}
-	switch env.Event {
-	case "PreToolUse":
-		ev.Kind = Pre
-	case "PostToolUse":
-		ev.Kind, ev.ExitCode = Post, exitCode(env.Response)
-		return ev, nil
-	default:
-		return ev, nil
-	}
-	ev.input, ev.Command, err = toolInput(env.Input, "command")
-	if err != nil {
-		return Event{}, err
-	}
-	ev.Project = env.Cwd
-	ev.Cwd, ev.CwdProblem = workdir(ev.input, "workdir", env.Cwd)
-	return ev, nil
-}
+// decodeCodex reads PreToolUse and PostToolUse for the Bash tool; the tool
+// input's workdir, where present, is where the command runs.
+var decodeCodex = shellEvents{tool: "Bash", pre: "PreToolUse", post: []string{"PostToolUse"}, dirFields: []string{"workdir"}}.decode
 
 func encodeCodex(ev Event, a Answer) Reply {
 	switch a.Decision {

@@ -18,36 +18,10 @@ var Gemini = &Host{
 	HostRules: geminiRules,
 }
 
-func decodeGemini(data []byte) (Event, error) {
-	env, err := decodeEnvelope(data)
-	if err != nil {
-		return Event{}, err
-	}
-	ev := Event{Session: env.Session, ToolUseID: env.ToolUseID, Mode: env.Mode}
-	if env.Tool != "run_shell_command" {
-		return ev, nil
-	}
-	switch env.Event {
-	case "BeforeTool":
-		ev.Kind = Pre
-	case "AfterTool":
-		ev.Kind, ev.ExitCode = Post, exitCode(env.Response)
-		return ev, nil
-	default:
-		return ev, nil
-	}
-	ev.input, ev.Command, err = toolInput(env.Input, "command")
-	if err != nil {
-		return Event{}, err
-	}
-	dirField := "dir_path"
-	if _, ok := ev.input[dirField]; !ok {
-		dirField = "directory" // its name before dir_path
-	}
-	ev.Project = env.Cwd
-	ev.Cwd, ev.CwdProblem = workdir(ev.input, dirField, env.Cwd)
-	return ev, nil
-}
+// decodeGemini reads BeforeTool and AfterTool for run_shell_command; the
+// tool input's dir_path (directory, its earlier name) is where it runs.
+var decodeGemini = shellEvents{tool: "run_shell_command", pre: "BeforeTool", post: []string{"AfterTool"},
+	dirFields: []string{"dir_path", "directory"}}.decode
 
 func encodeGemini(ev Event, a Answer) Reply {
 	switch a.Decision {

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -105,7 +106,7 @@ func listerRoots(c *syntax.CallExpr) ([]string, bool) {
 	}
 	switch path.Base(argv[0]) {
 	case "find":
-		if contains(argv, "-files0-from") {
+		if slices.Contains(argv, "-files0-from") {
 			return nil, false // its starting points are in a file
 		}
 		var r []string
@@ -128,7 +129,7 @@ func listerRoots(c *syntax.CallExpr) ([]string, bool) {
 		}
 		return dot(r), true
 	case "rg":
-		if !contains(argv, "--files") {
+		if !slices.Contains(argv, "--files") {
 			return nil, false
 		}
 		var r []string
@@ -144,15 +145,6 @@ func listerRoots(c *syntax.CallExpr) ([]string, bool) {
 		}
 	}
 	return nil, false
-}
-
-func contains(list []string, w string) bool {
-	for _, x := range list {
-		if x == w {
-			return true
-		}
-	}
-	return false
 }
 
 // staticValue is a word's value when it has no expansion: literal text,

@@ -1,0 +1,51 @@
+package hook
+
+// shellEvents is how a host names its shell tool and the events around it;
+// decode reads any of those hosts' events with it.
+type shellEvents struct {
+	tool      string   // the shell tool's name in the event
+	pre       string   // the event before the command runs
+	post      []string // events after it ran
+	denied    []string // events after the person refused it
+	dirFields []string // tool input fields naming where it runs, the first present wins; none: .cwd
+}
+
+func (s shellEvents) decode(data []byte) (Event, error) {
+	env, err := decodeEnvelope(data)
+	if err != nil {
+		return Event{}, err
+	}
+	ev := Event{Session: env.Session, ToolUseID: env.ToolUseID, Mode: env.Mode}
+	if env.Tool != s.tool {
+		return ev, nil
+	}
+	switch {
+	case env.Event == s.pre:
+		ev.Kind = Pre
+	case contains(s.post, env.Event):
+		ev.Kind, ev.ExitCode = Post, exitCode(env.Response)
+		return ev, nil
+	case contains(s.denied, env.Event):
+		ev.Kind = Denied
+		return ev, nil
+	default:
+		return ev, nil
+	}
+	ev.input, ev.Command, err = toolInput(env.Input, "command")
+	if err != nil {
+		return Event{}, err
+	}
+	dirField := ""
+	if len(s.dirFields) > 0 {
+		dirField = s.dirFields[0]
+		for _, f := range s.dirFields {
+			if _, ok := ev.input[f]; ok {
+				dirField = f
+				break
+			}
+		}
+	}
+	ev.Project = env.Cwd
+	ev.Cwd, ev.CwdProblem = workdir(ev.input, dirField, env.Cwd)
+	return ev, nil
+}
