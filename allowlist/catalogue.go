@@ -54,6 +54,7 @@ type Entry struct {
 	Example string
 
 	once  sync.Once
+	list  []Flag
 	index map[string]*Flag
 }
 
@@ -120,6 +121,11 @@ type Flag struct {
 	More   []string
 	Effect Effect
 	Note   string
+
+	// parts are the flags of a spec that groups several under one note
+	// ("-A, --after-context=N, --no-context"): each with its own value.
+	// The entry reads them one by one (see [Entry.FlagList]).
+	parts []Flag
 }
 
 // Spec gives the flag as a manual writes it: "-n, --line-number",
@@ -154,22 +160,67 @@ var stringValues = map[string]bool{
 
 // Use is a flag that only reads.
 func Use(spec, note string) Flag {
-	f := parseSpec(spec)
-	f.Note = note
-	return f
+	return parseSpec(spec, Reads, note)
 }
 
 // Refuse is a flag that makes the command ask, with what it does.
 func Refuse(e Effect, spec, note string) Flag {
-	f := parseSpec(spec)
-	f.Effect, f.Note = e, note
+	return parseSpec(spec, e, note)
+}
+
+// parseSpec reads "-m, --max-count=N", "--color[=WHEN]", "-name PATTERN",
+// and specs that group several flags under one note,
+// "--context-separator=SEP, --no-context-separator".
+//
+// Every name takes the value written after it, and none when none is
+// written, with one exception, the manuals' own: a one-letter name
+// written just before a long name with a required value is that flag's
+// short spelling and takes the value too ("-m, --max-count=N"). One value
+// read for a whole group once let a switch eat the next word, so that
+// "rg --no-context-separator SECRET .env" took .env for the pattern.
+func parseSpec(spec string, e Effect, note string) Flag {
+	names := strings.Split(spec, ", ")
+	var parts []Flag
+	for i := 0; i < len(names); i++ {
+		run := []string{names[i]}
+		if isShort(names[i]) && i+1 < len(names) && requiredValue(names[i+1]) {
+			run = append(run, names[i+1])
+			i++
+		}
+		f := parseRun(run)
+		f.Effect, f.Note = e, note
+		parts = append(parts, f)
+	}
+	// Runs that agree (all bare, or the same value) are one flag.
+	merged := parts[:1]
+	for _, p := range parts[1:] {
+		last := &merged[len(merged)-1]
+		if p.Value == "" && last.Value == "" && !last.Optional && !p.Optional {
+			last.Names = append(last.Names, p.Names...)
+			continue
+		}
+		merged = append(merged, p)
+	}
+	f := merged[0]
+	if len(merged) > 1 {
+		f.parts = merged
+	}
 	return f
 }
 
-// parseSpec reads "-m, --max-count=N", "--color[=WHEN]", "-name PATTERN".
-func parseSpec(spec string) Flag {
+// isShort reports a one-letter name, "-m".
+func isShort(name string) bool { return len(name) == 2 && name[0] == '-' && name[1] != '-' }
+
+// requiredValue reports a long name with a required value, "--max-count=N".
+func requiredValue(n string) bool {
+	i := strings.IndexAny(n, "=[ ")
+	return strings.HasPrefix(n, "--") && i > 0 && n[i] != '['
+}
+
+// parseRun reads the names of one flag.
+func parseRun(names []string) Flag {
 	var f Flag
-	for _, n := range strings.Split(spec, ", ") {
+	for _, n := range names {
 		name, value := n, ""
 		if i := strings.IndexAny(n, "=[ "); i > 0 {
 			name, value = n[:i], n[i:]
@@ -252,17 +303,42 @@ func (c *Call) Values(name string) []string {
 	return out
 }
 
-func (e *Entry) flagIndex() map[string]*Flag {
+// FlagList returns the entry's flags one by one: a spec that groups
+// several flags under one note gives each its own (see [parseSpec]).
+// Every reading of the entry's flags goes through it.
+func (e *Entry) FlagList() []Flag {
+	e.build()
+	return e.list
+}
+
+func (e *Entry) build() {
 	e.once.Do(func() {
+		e.list = expandFlags(e.Flags)
 		e.index = map[string]*Flag{}
-		for i := range e.Flags {
-			for _, n := range e.Flags[i].Names {
+		for i := range e.list {
+			for _, n := range e.list[i].Names {
 				if e.index[n] == nil {
-					e.index[n] = &e.Flags[i]
+					e.index[n] = &e.list[i]
 				}
 			}
 		}
 	})
+}
+
+func expandFlags(flags []Flag) []Flag {
+	var out []Flag
+	for _, f := range flags {
+		if f.parts == nil {
+			out = append(out, f)
+			continue
+		}
+		out = append(out, f.parts...)
+	}
+	return out
+}
+
+func (e *Entry) flagIndex() map[string]*Flag {
+	e.build()
 	return e.index
 }
 
@@ -390,10 +466,11 @@ func (e *Entry) long(idx map[string]*Flag, w string, more bool) ([]FlagUse, bool
 		// abbreviation of a refused flag is refused, whatever else it
 		// could stand for.
 		var found []*Flag
-		for i := range e.Flags {
-			for _, n := range e.Flags[i].Names {
-				if strings.HasPrefix(n, name) && !slices.Contains(found, &e.Flags[i]) {
-					found = append(found, &e.Flags[i])
+		list := e.FlagList()
+		for i := range list {
+			for _, n := range list[i].Names {
+				if strings.HasPrefix(n, name) && !slices.Contains(found, &list[i]) {
+					found = append(found, &list[i])
 				}
 			}
 		}
@@ -480,7 +557,7 @@ func (e *Entry) FlagRisk() bool {
 	if e.Check != nil {
 		return true
 	}
-	for _, f := range e.Flags {
+	for _, f := range e.FlagList() {
 		if f.Effect != Reads {
 			return true
 		}
@@ -516,7 +593,7 @@ func (e *Entry) GlobRisk(glob string) bool {
 	if !e.ExactFlags || e.Check != nil {
 		return true
 	}
-	for _, f := range e.Flags {
+	for _, f := range e.FlagList() {
 		if f.Effect == Reads {
 			continue
 		}
@@ -532,7 +609,7 @@ func (e *Entry) GlobRisk(glob string) bool {
 // flagIndexNames lists the entry's flag names, before the index is built.
 func (e *Entry) flagIndexNames() map[string]bool {
 	out := map[string]bool{}
-	for _, f := range e.Flags {
+	for _, f := range expandFlags(e.Flags) {
 		for _, n := range f.Names {
 			out[n] = true
 		}

@@ -84,7 +84,7 @@ func TestFlagsInManual(t *testing.T) {
 			t.Logf("%s: no manual or help here; skipped", e.Name())
 			continue
 		}
-		for _, f := range e.Flags {
+		for _, f := range e.FlagList() {
 			if strings.HasPrefix(f.Note, "BSD") || strings.Contains(f.Note, "BSD:") {
 				continue
 			}

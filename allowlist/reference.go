@@ -39,7 +39,7 @@ func Reference(w io.Writer) {
 			if g := globals[e.Words[0]]; g != nil && !shown[e.Words[0]] {
 				shown[e.Words[0]] = true
 				fmt.Fprintf(w, "#### %s: options of every subcommand\n\n", e.Words[0])
-				flagTable(w, g.Flags, nil)
+				flagTable(w, g.FlagList(), nil)
 			}
 			entryReference(w, e, seen)
 		}
@@ -73,23 +73,23 @@ func entryReference(w io.Writer, e *Entry, seen map[string]string) {
 	}
 	fmt.Fprint(w, "\n\n")
 	var key strings.Builder
-	for _, f := range e.Flags {
+	for _, f := range e.FlagList() {
 		key.WriteString(f.Spec() + "\x00" + f.Note + "\x00" + f.Effect.String() + "\x00")
 	}
-	if first, ok := seen[key.String()]; ok && len(e.Flags) > 0 {
+	if first, ok := seen[key.String()]; ok && len(e.FlagList()) > 0 {
 		fmt.Fprintf(w, "Flags: as for `%s`.\n\n", first)
 		return
 	}
 	seen[key.String()] = e.Name()
-	flagTable(w, e.Flags, globals[e.Words[0]])
+	flagTable(w, e.FlagList(), globals[e.Words[0]])
 }
 
 // flagTable writes the flags as a table, leaving out those of skip (a
 // program's global options, shown once).
 func flagTable(w io.Writer, flags []Flag, skip *Entry) {
 	inSkip := map[string]bool{}
-	if skip != nil && len(flags) > 0 && &flags[0] != &skip.Flags[0] {
-		for _, f := range skip.Flags {
+	if skip != nil && len(flags) > 0 && &flags[0] != &skip.FlagList()[0] {
+		for _, f := range skip.FlagList() {
 			inSkip[f.Spec()+f.Note] = true
 		}
 	}

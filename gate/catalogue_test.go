@@ -99,7 +99,7 @@ func TestCatalogueFlags(t *testing.T) {
 			continue
 		}
 		seen := map[string]allowlist.Effect{}
-		for _, f := range e.Flags {
+		for _, f := range e.FlagList() {
 			shadowed := false
 			for _, n := range f.Names {
 				if _, ok := seen[n]; ok {
