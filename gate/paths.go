@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agentgate/agentgate/internal/glob"
 )
 
 // Paths says which paths a command must not name without a person's
@@ -96,6 +98,11 @@ var SensitiveDefaults = []PathNote{
 	{".pgpass", "PostgreSQL passwords"},
 	{".my.cnf", "MySQL passwords"},
 	{".vault-token", "HashiCorp Vault token"},
+	{".htpasswd", "web server password hashes (Apache, nginx basic auth)"},
+	{"credentials.json", "a service's credentials (Google OAuth clients, many CLIs)"},
+	{"service-account*.json", "cloud service-account keys"},
+	{"*.kdbx", "KeePass password databases"},
+	{"*.kdb", "KeePass 1 password databases"},
 	{".env", "application secrets"},
 	{".env.*", "application secrets (.env.local, .env.production ...)"},
 	{".env~", "an editor's backup of .env"},
@@ -185,14 +192,28 @@ type matcher struct {
 
 type pattern struct {
 	text, value string
+	// comps are value's components read as bash globs (one engine for
+	// every glob the gate judges: internal/glob).
+	comps []glob.Pattern
 	// examples are names the pattern matches ("x.pem" and ".pem" for
-	// "*.pem"), against which a glob in a word is tried.
-	examples []string
+	// "*.pem"), literal, against which a glob in a word is tried.
+	examples []glob.Pattern
 	// glob is set for patterns with glob characters ("/dev/sd*", "*.pem");
 	// head is an absolute glob's literal part up to its last slash before
 	// the first glob character, checked first because it is cheap.
 	glob bool
 	head string
+}
+
+func newPattern(text, value string) pattern {
+	t := pattern{text: text, value: value, glob: glob.Meta(value)}
+	for _, c := range strings.Split(strings.Trim(value, "/"), "/") {
+		t.comps = append(t.comps, glob.Compile(c))
+	}
+	if i := strings.IndexAny(value, "*?["); i >= 0 && strings.HasPrefix(value, "/") {
+		t.head = value[:strings.LastIndexByte(value[:i], '/')+1]
+	}
+	return t
 }
 
 func (p Paths) matcher(patterns []string) matcher {
@@ -215,21 +236,18 @@ func (p Paths) matcher(patterns []string) matcher {
 	for _, pat := range patterns {
 		switch {
 		case strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~/"):
-			t := pattern{text: pat, value: p.resolve(pat)}
-			if i := strings.IndexAny(t.value, "*?["); i >= 0 {
-				t.glob, t.head = true, t.value[:strings.LastIndexByte(t.value[:i], '/')+1]
-			}
-			m.prefixes = append(m.prefixes, t)
-			if rest, ok := strings.CutPrefix(pat, "~/"); ok && rest != "" && !strings.ContainsAny(rest, "*?[") {
+			m.prefixes = append(m.prefixes, newPattern(pat, p.resolve(pat)))
+			if rest, ok := strings.CutPrefix(pat, "~/"); ok && rest != "" && !glob.Meta(rest) {
 				// The same file under any home: /root/.ssh, /home/bob/.aws.
-				m.inner = append(m.inner, pattern{text: pat, value: "/" + strings.Trim(rest, "/")})
+				m.inner = append(m.inner, newPattern(pat, "/"+strings.Trim(rest, "/")))
 			}
 		case strings.Contains(pat, "/"):
-			m.inner = append(m.inner, pattern{text: pat, value: "/" + strings.Trim(pat, "/")})
+			m.inner = append(m.inner, newPattern(pat, "/"+strings.Trim(pat, "/")))
 		case pat != "":
-			t := pattern{text: pat, value: pat, glob: strings.ContainsAny(pat, "*?["), examples: []string{pat}}
+			t := newPattern(pat, pat)
+			t.examples = []glob.Pattern{t.comps[0]}
 			if t.glob {
-				t.examples = []string{example(pat, "x"), example(pat, "")}
+				t.examples = []glob.Pattern{glob.Compile(glob.Escape(example(pat, "x"))), glob.Compile(glob.Escape(example(pat, "")))}
 			}
 			m.names = append(m.names, t)
 		}
@@ -262,12 +280,12 @@ func hits(segs [][]string, self, sensitive matcher) (selfHit, sensitiveHit pathH
 				if abs == "" {
 					continue
 				}
-				glob := strings.ContainsAny(cand, "*?[")
-				if pat, ok := self.match(abs, glob); ok {
+				isGlob := glob.Meta(cand)
+				if pat, ok := self.match(abs, isGlob); ok {
 					return pathHit{w, pat}, sensitiveHit, true
 				}
 				if !haveSensitive {
-					if pat, ok := sensitive.match(abs, glob); ok {
+					if pat, ok := sensitive.match(abs, isGlob); ok {
 						sensitiveHit, haveSensitive = pathHit{w, pat}, true
 					}
 				}
@@ -313,38 +331,102 @@ func PathCandidates(w string) []string {
 }
 
 // match reports the first pattern that the resolved path abs names;
-// glob says the word it came from holds glob characters.
-func (m matcher) match(abs string, glob bool) (string, bool) {
+// isGlob says the word it came from holds glob characters, which bash
+// may expand to the pattern's names: then the word's components are read
+// as bash globs (over-approximated, see internal/glob) and met with the
+// pattern's.
+func (m matcher) match(abs string, isGlob bool) (string, bool) {
+	var word []glob.Pattern
+	if isGlob {
+		for _, c := range strings.Split(strings.Trim(abs, "/"), "/") {
+			word = append(word, glob.CompileValue(c))
+		}
+	}
 	for _, t := range m.prefixes {
-		// A glob may expand to the protected path or below it.
-		if under(abs, t.value) || (glob && globReaches(abs, t.value)) || (t.glob && strings.HasPrefix(abs, t.head) && globUnder(abs, t.value)) {
-			return t.text, true
+		switch {
+		case !isGlob && !t.glob:
+			if under(abs, t.value) {
+				return t.text, true
+			}
+		case !isGlob && !strings.HasPrefix(abs, t.head):
+		case !isGlob:
+			if reaches(literalComps(abs), t.comps, 0) {
+				return t.text, true
+			}
+		default:
+			// A glob may expand to the protected path or below it.
+			if reaches(word, t.comps, 0) {
+				return t.text, true
+			}
 		}
 	}
 	for _, t := range m.inner {
-		if strings.HasSuffix(abs, t.value) || strings.Contains(abs, t.value+"/") || (glob && strings.HasPrefix(t.value, "/.git") && strings.Contains(abs, "/.git")) {
-			return t.text, true
+		if !isGlob && !t.glob {
+			if strings.HasSuffix(abs, t.value) || strings.Contains(abs, t.value+"/") {
+				return t.text, true
+			}
+			continue
+		}
+		comps := word
+		if !isGlob {
+			comps = literalComps(abs)
+		}
+		for o := range comps {
+			if reaches(comps, t.comps, o) {
+				return t.text, true
+			}
 		}
 	}
 	base := path.Base(abs)
+	var baseGlob glob.Pattern
+	if isGlob {
+		baseGlob = word[len(word)-1]
+	}
 	for _, t := range m.names {
 		if nameMatch(t, base) {
 			return t.text, true
 		}
-		// "*.p*" could expand to "key.pem": match the word's glob against
-		// example names of the pattern.
-		if glob {
+		// ".e[!x]v" could expand to ".env" and "*.p*" to "key.pem": the
+		// word's glob is met with the pattern's names (bash's globs skip
+		// dot files unless the dot is written). Two globs are met only at
+		// the pattern's example names ("x.pem", ".pem" for "*.pem"), or
+		// every "*.go" would meet "id_rsa*"; the resolver expands the word
+		// on disk, with the same glob engine, and judges what it finds.
+		if isGlob {
 			for _, ex := range t.examples {
-				if strings.HasPrefix(ex, ".") && !strings.HasPrefix(base, ".") && !strings.HasPrefix(base, "[") {
-					continue // bash's globs skip dot files unless the dot is written
-				}
-				if ok, _ := path.Match(base, ex); ok {
+				if glob.Intersects(baseGlob, ex, true) {
 					return t.text, true
 				}
 			}
 		}
 	}
 	return "", false
+}
+
+// literalComps are the components of an absolute path without globs.
+func literalComps(abs string) []glob.Pattern {
+	var out []glob.Pattern
+	for _, c := range strings.Split(strings.Trim(abs, "/"), "/") {
+		out = append(out, glob.Compile(glob.Escape(c)))
+	}
+	return out
+}
+
+// reaches reports whether the path components w, from offset o, may name
+// the pattern's components p or a path below them: each meets its
+// counterpart. A path that ends early still reaches p when its last
+// component holds a "*" (a directory a recursive reader would enter).
+func reaches(w, p []glob.Pattern, o int) bool {
+	i := 0
+	for ; i < len(p) && o+i < len(w); i++ {
+		if !glob.Intersects(w[o+i], p[i], true) {
+			return false
+		}
+	}
+	if i == len(p) {
+		return true
+	}
+	return o+i > 0 && o+i == len(w) && strings.Contains(w[o+i-1].String(), "*")
 }
 
 // expandVar replaces a leading $NAME or ${NAME} with its value from Vars.
@@ -497,19 +579,6 @@ func under(p, dir string) bool {
 	return len(p) == len(dir) || p[len(dir)] == '/' || dir[len(dir)-1] == '/'
 }
 
-// globReaches reports whether a glob path could expand to target or a
-// path below it: its leading components match target's.
-func globReaches(glob, target string) bool {
-	g := strings.Split(glob, "/")
-	t := strings.Split(target, "/")
-	for i := 0; i < len(g) && i < len(t); i++ {
-		if ok, _ := path.Match(g[i], t[i]); !ok {
-			return false
-		}
-	}
-	return len(g) >= len(t) || strings.ContainsAny(g[len(g)-1], "*")
-}
-
 // nameMatch matches a file name against a name pattern, with fast paths
 // for the common shapes "*.pem" and "id_rsa*".
 func nameMatch(t pattern, base string) bool {
@@ -517,25 +586,12 @@ func nameMatch(t pattern, base string) bool {
 	switch {
 	case !t.glob:
 		return base == v
-	case v[0] == '*' && !strings.ContainsAny(v[1:], "*?["):
+	case v[0] == '*' && !strings.ContainsAny(v[1:], "*?[\\"):
 		return strings.HasSuffix(base, v[1:])
-	case v[len(v)-1] == '*' && !strings.ContainsAny(v[:len(v)-1], "*?["):
+	case v[len(v)-1] == '*' && !strings.ContainsAny(v[:len(v)-1], "*?[\\"):
 		return strings.HasPrefix(base, v[:len(v)-1])
 	}
-	ok, _ := path.Match(v, base)
-	return ok
-}
-
-// globUnder reports whether abs is a path the absolute glob pattern
-// matches, or a path below one: its leading components match.
-func globUnder(abs, pattern string) bool {
-	k := len(strings.Split(pattern, "/"))
-	comps := strings.Split(abs, "/")
-	if len(comps) < k {
-		return false
-	}
-	ok, _ := path.Match(pattern, strings.Join(comps[:k], "/"))
-	return ok
+	return t.comps[0].Match(base)
 }
 
 // example turns a name pattern into a name it matches, writing star for

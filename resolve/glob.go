@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/glob"
 )
 
 // MaxGlobSteps bounds the directory entries one command's glob expansion
@@ -25,7 +26,7 @@ func (r *resolver) expandGlobs(words []string) []string {
 		if !strings.ContainsAny(w, "*?[") {
 			continue
 		}
-		matches, ok := glob(r.lexical(w), &steps)
+		matches, ok := expandGlob(r.lexical(w), &steps)
 		if !ok {
 			r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "glob",
 				Message: fmt.Sprintf("the glob %s matches too many names to check (more than %d steps)", quote(w), MaxGlobSteps)})
@@ -49,7 +50,7 @@ func (r *resolver) expandGlobs(words []string) []string {
 // directory entry read against steps. It reports false when steps run out.
 // Hidden names match only a pattern component that starts with a dot, as
 // in bash.
-func glob(pattern string, steps *int) ([]string, bool) {
+func expandGlob(pattern string, steps *int) ([]string, bool) {
 	comps := strings.Split(pattern, "/")
 	cur := []string{"/"}
 	for _, c := range comps {
@@ -66,6 +67,8 @@ func glob(pattern string, steps *int) ([]string, bool) {
 				next = append(next, path.Join(d, c))
 			}
 		} else {
+			// One reading of bash's globs: internal/glob, as the gate's.
+			g := glob.CompileValue(c)
 			for _, d := range cur {
 				entries, err := readDir(d)
 				if err != nil {
@@ -77,10 +80,7 @@ func glob(pattern string, steps *int) ([]string, bool) {
 						return nil, false
 					}
 					name := e.Name()
-					if strings.HasPrefix(name, ".") && !strings.HasPrefix(c, ".") {
-						continue
-					}
-					if ok, _ := path.Match(c, name); ok {
+					if g.MatchName(name) {
 						next = append(next, path.Join(d, name))
 					}
 				}
