@@ -44,7 +44,14 @@ func (e *Env) doctorHosts(w io.Writer) (problems int) {
 		problems++
 		fmt.Fprintf(w, "  problem: "+format+"\n", args...)
 	}
+	cwd, _ := e.Getwd()
 	for _, name := range hook.Names {
+		// The host's project settings set the hook's and the shell's
+		// environment: the hook refuses every command while they steer.
+		for _, f := range hook.HostEnv(hook.Hosts[name], hook.Where{Home: e.home(), Project: cwd, Getenv: e.Getenv}) {
+			problems++
+			fmt.Fprintf(w, "%s (project): problem: %s: the hook refuses every command until it is removed\n", name, f)
+		}
 		for _, scope := range []hook.Scope{hook.User, hook.Project} {
 			entry, err := s.Inspect(name, scope)
 			if err != nil {

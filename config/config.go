@@ -186,6 +186,11 @@ func Load(o Options) (*Config, error) {
 		trusted    bool // settings and allow rules apply
 	}
 	var layers []layer
+	trust, err := LoadTrust(TrustPath(o.StateDir))
+	if err != nil {
+		c.Warnings = append(c.Warnings, err.Error()+"; treating every project file as untrusted")
+		trust = &Trust{}
+	}
 	if o.PolicyPath != "" {
 		if err := checkPolicyPerms(o.PolicyPath, o.SkipPolicyOwnerCheck); err != nil {
 			return nil, err
@@ -200,12 +205,10 @@ func Load(o Options) (*Config, error) {
 		if _, err := os.Stat(o.Config); err != nil {
 			return nil, &Error{Path: o.Config, Msg: "cannot read the config file named by " + role, Fix: "check the path"}
 		}
-		layers = append(layers, layer{o.Config, role, true})
-	}
-	trust, err := LoadTrust(TrustPath(o.StateDir))
-	if err != nil {
-		c.Warnings = append(c.Warnings, err.Error()+"; treating every project file as untrusted")
-		trust = &Trust{}
+		// A file named by the environment gets the trust check a project
+		// file gets: the agent's host may set AGENTGATE_CONFIG from
+		// project settings, naming a file the agent wrote.
+		layers = append(layers, layer{o.Config, role, o.ConfigFromFlag || trust.Trusted(o.Config)})
 	}
 	for _, p := range ProjectFiles(o.Cwd, o.Home) {
 		layers = append(layers, layer{p.Path, p.Role, trust.Trusted(p.Path)})
@@ -240,7 +243,15 @@ func Load(o Options) (*Config, error) {
 			if err != nil {
 				return &Error{Path: "AGENTGATE_MODE", Msg: err.Error()}
 			}
-			mode.offer(m, "environment AGENTGATE_MODE", true)
+			// The environment only tightens: an agent's host can set it
+			// from project files the agent writes (Claude Code's "env"
+			// in .claude/settings.json), so bypass from there would be
+			// the agent switching agentgate off.
+			if m == ModeBypass {
+				c.Warnings = append(c.Warnings, "AGENTGATE_MODE=bypass is ignored: the environment may only choose a stricter mode (ci, readonly); choose bypass with --mode or mode = \"bypass\" in "+filepath.Join(o.ConfigDir, "config.toml"))
+			} else {
+				mode.offer(m, "environment AGENTGATE_MODE", true)
+			}
 		}
 		return nil
 	}

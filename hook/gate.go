@@ -84,6 +84,20 @@ func (g *Gate) pre(h *Host, ev Event) Answer {
 	}
 	j := eng.Judge(gate.Request{Text: ev.Command}, g.Config, cwd, g.Home, g.session(ev))
 	j.Harness, j.ToolUseID = h.Name, ev.ToolUseID
+	if found := HostEnv(h, g.where(h, ev)); len(found) > 0 {
+		// Whatever the judgement, the host would run the command (and
+		// this hook) with the planted variable: refuse, and say which.
+		var what []string
+		for _, f := range found {
+			what = append(what, f.String())
+		}
+		j.Decision = gate.Escalate(j.Decision, gate.Reason{Check: gate.CheckHazard, Match: found[0].Key, Source: found[0].File,
+			Message: "the host's project settings steer what runs: " + strings.Join(what, "; ")})
+		dn := eng.Escalate(j).Refuse(engine.Route{Action: engine.Refuse, Outcome: audit.OutcomeDenied})
+		s := fmt.Sprintf("agentgate denied %s: the host's project settings steer what runs: %s. Stop: no command can run until a person removes %s; do not retry, and tell the user",
+			visible.String(dn.Command), visible.String(strings.Join(what, "; ")), plural(len(found), "that setting", "those settings"))
+		return Answer{Decision: Deny, Reason: s}
+	}
 	r := eng.Route(j)
 	switch {
 	case r.Action == engine.Run && r.Outcome == "":
@@ -232,4 +246,11 @@ func (g *Gate) result(h *Host, ev Event) {
 		outcome = audit.OutcomeApprovedHost
 	}
 	_ = x.End(outcome, ev.ExitCode)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
