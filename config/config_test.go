@@ -89,7 +89,10 @@ func (w *world) put(o *config.Options, source, kind, prefix string) {
 			o.FlagDeny = append(o.FlagDeny, prefix)
 		}
 	case "env-config":
+		// A file named by AGENTGATE_CONFIG counts once trusted, as a
+		// project file does (TestEnvConfigNeedsTrust).
 		o.Config = w.write(filepath.Join(w.home, "env.toml"), table)
+		w.trust(o.Config)
 	case "project-local":
 		w.trust(w.write(filepath.Join(w.repo, ".agentgate.local.toml"), table))
 	case "project":
@@ -130,6 +133,26 @@ func TestPrecedenceByKind(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A file named by AGENTGATE_CONFIG is the agent's to name when its host
+// sets the environment from project settings: its allow rules apply only
+// once trusted; its deny and ask rules always do.
+func TestEnvConfigNeedsTrust(t *testing.T) {
+	for kind, want := range map[string]gate.Verdict{"allow": gate.Ask, "ask": gate.Ask, "deny": gate.Deny} {
+		w := newWorld(t)
+		o := w.opts()
+		o.Config = w.write(filepath.Join(w.home, "env.toml"), "["+kind+"]\nprefix = [\"make test\"]\n")
+		if d := w.decide(w.load(o), "make test"); d.Verdict() != want {
+			t.Errorf("untrusted AGENTGATE_CONFIG %s rule: %s, want %s", kind, d.Verdict(), want)
+		}
+	}
+	w := newWorld(t)
+	o := w.opts()
+	o.Config, o.ConfigFromFlag = w.write(filepath.Join(w.home, "flag.toml"), "[allow]\nprefix = [\"make test\"]\n"), true
+	if d := w.decide(w.load(o), "make test"); d.Verdict() != gate.Allow {
+		t.Errorf("--config allow rule: %s, want allow", d.Verdict())
 	}
 }
 
