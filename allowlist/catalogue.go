@@ -91,10 +91,14 @@ const (
 	Secrets
 	// Unjudged: the catalogue does not judge this form; it asks.
 	Unjudged
+	// Forever: the command follows or repeats until it is stopped
+	// (tail -f, free -s, kubectl get -w). It asks: through a hook or in
+	// CI nobody is watching to stop it, and the agent waits.
+	Forever
 )
 
 func (e Effect) String() string {
-	return [...]string{"reads", "writes", "deletes", "runs programs", "network", "prints secrets", "not judged"}[e]
+	return [...]string{"reads", "writes", "deletes", "runs programs", "network", "prints secrets", "not judged", "runs until stopped"}[e]
 }
 
 // Flag is one flag of an entry.

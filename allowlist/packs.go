@@ -111,7 +111,7 @@ var ghView = []Flag{
 	Use("-c, --comments", "comments"), Use("--log", "logs"), Use("--log-failed", "failed logs"), Use("-v, --verbose", "verbose"),
 	Use("--exit-status", "exit status"), Use("-j, --job=ID", "job"), Use("-a, --attempt=N", "attempt"),
 	Use("--name-only", "names"), Use("--patch", "patch"), Use("--color=WHEN", "colours"), Use("--required", "required checks"),
-	Use("--watch", "watches"), Use("-i, --interval=N", "interval"), Use("--fail-fast", "stops early"), Use("-b, --branch=BRANCH", "branch"),
+	Refuse(Forever, "--watch", "watches until the run ends"), Use("-i, --interval=N", "interval"), Use("--fail-fast", "stops early"), Use("-b, --branch=BRANCH", "branch"),
 	Use("-y, --yaml", "YAML"), Use("-r, --ref=REF", "ref"), Use("--raw", "raw"), Use("--files", "file names"),
 	Use("--filename=NAME", "a file"), Use("-c, --codespace=NAME", "codespace"), Use("--owner=NAME", "owner"),
 }
@@ -296,10 +296,38 @@ func dockerLike(prog string) []*Entry {
 		docker(prog, "image inspect -f {{.Id}}", "inspects images, with a --format of fields holding no secret", Use("-f, --format=TEMPLATE", "format (judged)")),
 		docker(prog, "top", "lists a container's processes"), docker(prog, "port", "lists a container's ports"),
 		docker(prog, "container top", "lists a container's processes"), docker(prog, "container port", "lists a container's ports"),
-		docker(prog, "stats", "prints resource use", Use("-a, --all", "all"), Use("--no-stream", "once"), Use("--no-trunc", "no truncation"), Use("--format=TEMPLATE", "format (judged)")),
+		func() *Entry {
+			e := docker(prog, "stats", "prints resource use once (--no-stream)", Use("-a, --all", "all"), Use("--no-stream", "once"), Use("--no-trunc", "no truncation"), Use("--format=TEMPLATE", "format (judged)"))
+			e.Example = prog + " stats --no-stream"
+			inner := e.Check
+			e.Check = func(c *Call) *Refusal {
+				if !c.Has("--no-stream") {
+					return refuse(c.Entry.Name(), "streams until stopped without --no-stream (%s)", Forever)
+				}
+				if inner != nil {
+					return inner(c)
+				}
+				return nil
+			}
+			return e
+		}(),
 		docker(prog, "container stats", "prints resource use", Use("-a, --all", "all"), Use("--no-stream", "once"), Use("--no-trunc", "no truncation"), Use("--format=TEMPLATE", "format (judged)")),
 		docker(prog, "image history", "shows an image's layers", Use("-H, --human", "human"), Use("--no-trunc", "no truncation"), Use("-q, --quiet", "ids"), Use("--format=TEMPLATE", "format (judged)")),
-		docker(prog, "events", "prints daemon events", Use("--since=TIME, --until=TIME", "times"), Use("-f, --filter=FILTER", "filter"), Use("--format=TEMPLATE", "format (judged)")),
+		func() *Entry {
+			e := docker(prog, "events", "prints daemon events up to a time (--until)", Use("--since=TIME, --until=TIME", "times"), Use("-f, --filter=FILTER", "filter"), Use("--format=TEMPLATE", "format (judged)"))
+			e.Example = prog + " events --until=0s"
+			inner := e.Check
+			e.Check = func(c *Call) *Refusal {
+				if !c.Has("--until") {
+					return refuse(c.Entry.Name(), "waits for events until stopped without --until (%s)", Forever)
+				}
+				if inner != nil {
+					return inner(c)
+				}
+				return nil
+			}
+			return e
+		}(),
 		docker(prog, "system events", "prints daemon events", Use("--since=TIME, --until=TIME", "times"), Use("-f, --filter=FILTER", "filter"), Use("--format=TEMPLATE", "format (judged)")),
 		docker(prog, "diff", "lists a container's changed files"), docker(prog, "container diff", "lists a container's changed files"),
 		docker(prog, "system info", "prints system information", Use("-f, --format=TEMPLATE", "format (judged)")),
@@ -396,7 +424,7 @@ func kube(words, note string, flags ...Flag) *Entry {
 var kubeGet = []Flag{
 	Use("-A, --all-namespaces", "all namespaces"), Use("-o, --output=FORMAT", "output (judged: no templates)"),
 	Use("-l, --selector=SELECTOR", "label selector"), Use("--field-selector=SELECTOR", "field selector"),
-	Use("-w, --watch, --watch-only", "watches"), Use("--show-labels", "labels"), Use("-L, --label-columns=LIST", "label columns"),
+	Refuse(Forever, "-w, --watch, --watch-only", "watches for changes (never ends by itself)"), Use("--show-labels", "labels"), Use("-L, --label-columns=LIST", "label columns"),
 	Use("--no-headers", "no header"), Use("--sort-by=FIELD", "sort"), Use("--chunk-size=N", "chunks"), Use("--show-kind", "kinds"),
 	Use("--ignore-not-found", "ignores missing"), Use("--server-print", "server printing"), Use("--subresource=NAME", "subresource"),
 	Use("--show-managed-fields", "managed fields"), Use("--output-watch-events", "watch events"),
@@ -409,7 +437,7 @@ var kubeEntries = []*Entry{
 	kube("get pods", "lists objects (never secrets; -o yaml/json only for kinds without secrets)", kubeGet...),
 	kube("describe nodes", "describes objects of kinds without secrets", Use("-A, --all-namespaces", "all namespaces"), Use("-l, --selector=SELECTOR", "label selector"),
 		Use("--show-events", "events"), Use("--chunk-size=N", "chunks")),
-	kube("logs x", "prints a container's logs", Use("-c, --container=NAME", "container"), Use("-f, --follow", "follows"),
+	kube("logs x", "prints a container's logs", Use("-c, --container=NAME", "container"), Refuse(Forever, "-f, --follow", "follows the log (never ends by itself)"),
 		Use("--since=TIME, --since-time=TIME", "since"), Use("--tail=N", "tail"), Use("--timestamps", "timestamps"), Use("-p, --previous", "previous"),
 		Use("-l, --selector=SELECTOR", "selector"), Use("--all-containers", "all containers"), Use("--prefix", "prefix"),
 		Use("--limit-bytes=N", "limit"), Use("--max-log-requests=N", "requests"), Use("--ignore-errors", "errors")),

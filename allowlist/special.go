@@ -482,7 +482,7 @@ var sysEntries = []*Entry{
 		Use("-b, --bytes", "bytes"), Use("--kilo", "kB"), Use("--mega", "MB"), Use("--giga", "GB"), Use("--tera", "TB"),
 		Use("--peta", "PB"), Use("-k, --kibi", "KiB"), Use("-m, --mebi", "MiB"), Use("-g, --gibi", "GiB"), Use("--tebi", "TiB"),
 		Use("--pebi", "PiB"), Use("-h, --human", "human"), Use("--si", "powers of 1000"), Use("-l, --lohi", "low/high"),
-		Use("-t, --total", "total"), Use("-v, --committed", "committed"), Use("-s, --seconds=N", "repeats"),
+		Use("-t, --total", "total"), Use("-v, --committed", "committed"), Refuse(Forever, "-s, --seconds=N", "repeats every N seconds until stopped"),
 		Use("-c, --count=N", "repeat count"), Use("-w, --wide", "wide"), Use("--help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
 	{Words: []string{"lsblk"}, Note: "lists block devices", Example: "lsblk", Flags: []Flag{
@@ -650,7 +650,8 @@ func init() {
 		&Entry{Words: []string{"ifconfig"}, Note: "shows network interfaces (no settings)", Example: "ifconfig", Check: ifconfigCheck,
 			Operands: Operands{Strings: true}, Flags: []Flag{Use("-a", "all"), Use("-s", "short"), Use("-v", "verbose")}},
 		&Entry{Words: []string{"dmesg"}, Note: "prints the kernel log (not clearing it)", Example: "dmesg", Operands: Operands{None: true}, Flags: []Flag{
-			Use("-T, --ctime, -H, --human, -x, --decode, -k, --kernel, -u, --userspace, -t, --notime, -L, --color[=WHEN], -r, --raw, -d, --show-delta, -e, --reltime, -P, --nopager, -J, --json, -w, --follow, -W, --follow-new, -S, --syslog", "output"),
+			Use("-T, --ctime, -H, --human, -x, --decode, -k, --kernel, -u, --userspace, -t, --notime, -L, --color[=WHEN], -r, --raw, -d, --show-delta, -e, --reltime, -P, --nopager, -J, --json, -S, --syslog", "output"),
+			Refuse(Forever, "-w, --follow, -W, --follow-new", "waits for new messages (never ends by itself)"),
 			Use("-l, --level=LIST", "levels"), Use("-f, --facility=LIST", "facilities"), Use("--since=TIME, --until=TIME", "times"),
 			Use("--time-format=FORMAT", "time format"), Use("-s, --buffer-size=N", "buffer"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 			Refuse(Deletes, "-c, --read-clear, -C, --clear", "clears the kernel log"), Refuse(Writes, "-D, --console-off, -E, --console-on, -n, --console-level=LEVEL", "changes the console"),

@@ -51,8 +51,8 @@ var textEntries = []*Entry{
 		Use("-v, --verbose", "headers"), zero, help, version,
 	}},
 	{Words: []string{"tail"}, Note: "prints the end of files", Example: "tail f", Numeric: true, Flags: []Flag{
-		Use("-c, --bytes=NUM", "bytes"), Use("-f, --follow[=HOW]", "follows growth (never ends by itself)"),
-		Use("-F", "follows by name"), Use("-n, --lines=NUM", "lines"), Use("--max-unchanged-stats=N", "reopen check"),
+		Use("-c, --bytes=NUM", "bytes"), Refuse(Forever, "-f, --follow[=HOW]", "follows growth (never ends by itself)"),
+		Refuse(Forever, "-F", "follows by name (never ends by itself)"), Use("-n, --lines=NUM", "lines"), Use("--max-unchanged-stats=N", "reopen check"),
 		Use("--pid=PID", "stops following when PID dies"), Use("-q, --quiet, --silent", "no headers"),
 		Use("--retry", "retries"), Use("-s, --sleep-interval=N", "sleep"), Use("-v, --verbose", "headers"),
 		zero, help, version,
