@@ -6,12 +6,14 @@
 # that still ask. USEFULNESS_LIST=1 also lists every row that asks.
 #
 # The companion test TestPeerDangerNeverAllowed runs with every `go test`
-# when the data is there: no peer danger vector and no adversarial corpus
-# row is ever allowed, in either compound mode, with or without packs.
+# when AGENTGATE_SHARED names the data (.ci/run sets it): no peer danger
+# vector and no adversarial corpus row is ever allowed, in either compound
+# mode, with or without packs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -d ../shared/corpora ]; then
-	echo "usefulness: ../shared/corpora is absent; nothing to measure" >&2
+export AGENTGATE_SHARED="${AGENTGATE_SHARED:-$(cd .. && pwd)/shared}"
+if [ ! -d "$AGENTGATE_SHARED/corpora" ]; then
+	echo "usefulness: $AGENTGATE_SHARED/corpora is absent; nothing to measure" >&2
 	exit 0
 fi
 go test ./gate -count=1 -run '^TestUsefulness$' -usefulness -v | grep -v -e '^=== RUN' -e '^--- PASS' -e '^PASS' -e '^ok'

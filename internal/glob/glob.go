@@ -72,6 +72,7 @@ func CompileValue(s string) Pattern { return compile(s, false) }
 
 func compile(s string, escapes bool) Pattern {
 	p := Pattern{lit: s}
+	var plain strings.Builder // the name, bytes as written, escapes removed
 	for i := 0; i < len(s); {
 		c, n := utf8.DecodeRuneInString(s[i:])
 		switch c {
@@ -94,38 +95,25 @@ func compile(s string, escapes bool) Pattern {
 				// of the component is "*", which may also start a name
 				// with ".".
 				p.toks = append(p.toks, token{star: true, dot: true})
-				return p.finish()
+				return p
 			}
 			p.toks = append(p.toks, t)
 			i += 1 + m
 		case '\\':
-			if !escapes {
-				p.toks = append(p.toks, literal(c))
+			if escapes && i+n < len(s) {
 				i += n
-				continue
-			}
-			i += n
-			if i < len(s) {
 				c, n = utf8.DecodeRuneInString(s[i:])
-				i += n
 			}
 			p.toks = append(p.toks, literal(c))
+			plain.WriteString(s[i : i+n])
+			i += n
 		default:
 			p.toks = append(p.toks, literal(c))
+			plain.WriteString(s[i : i+n])
 			i += n
 		}
 	}
-	return p.finish()
-}
-
-func (p Pattern) finish() Pattern {
-	if !p.meta {
-		var b strings.Builder
-		for _, t := range p.toks {
-			b.WriteRune(t.set[0].lo)
-		}
-		p.plain = b.String()
-	}
+	p.plain = plain.String()
 	return p
 }
 
@@ -316,11 +304,11 @@ func Escape(name string) string {
 		return name
 	}
 	var b strings.Builder
-	for _, c := range name {
-		if strings.ContainsRune("*?[\\", c) {
+	for i := 0; i < len(name); i++ {
+		if strings.IndexByte("*?[\\", name[i]) >= 0 {
 			b.WriteByte('\\')
 		}
-		b.WriteRune(c)
+		b.WriteByte(name[i])
 	}
 	return b.String()
 }
