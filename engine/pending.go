@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -42,6 +43,11 @@ type Pending struct {
 	Session string        `json:"session"`
 	Harness string        `json:"harness,omitempty"`
 	Reasons []gate.Reason `json:"reasons"`
+	// Resolved are what the command's words named on disk when it was
+	// held (each existing path with its links followed): the approval
+	// holds for those files, not for what an agent swaps in before the
+	// retry.
+	Resolved []string `json:"resolved,omitempty"`
 	// Record is the id of the denial's audit record.
 	Record  string    `json:"record"`
 	Created time.Time `json:"created"`
@@ -83,7 +89,7 @@ func validPendingID(id string) bool {
 // hold keeps j as a pending request and returns it.
 func (e *Engine) hold(j *Judgement, record string) (Pending, error) {
 	p := Pending{ID: newPendingID(), Command: j.Request.Text, Cwd: j.Cwd, Session: j.Session,
-		Harness: harnessOf(j), Reasons: j.Decision.Reasons(), Record: record, Created: e.Now().UTC()}
+		Harness: harnessOf(j), Reasons: j.Decision.Reasons(), Resolved: resolvedWords(j), Record: record, Created: e.Now().UTC()}
 	if err := os.MkdirAll(e.pendingDir(), 0o700); err != nil {
 		return Pending{}, err
 	}
@@ -227,14 +233,66 @@ func (e *Engine) DenyPending(cfg *config.Config, id string) (Pending, error) {
 }
 
 // grant finds an approval for exactly j's command, directory and session.
+//
+// The approval is bound to what the person saw: the retry's judgement may
+// add no reason the held request did not have (a symlink to a key planted
+// since is a new reason), and its words must name the same files on disk.
+// Otherwise the retry is a new request.
 func (e *Engine) grant(j *Judgement) (Pending, bool) {
 	all, _ := e.PendingList()
 	for _, p := range all {
-		if !p.Approved.IsZero() && p.Command == j.Request.Text && p.Cwd == j.Cwd && p.Session == j.Session {
+		if !p.Approved.IsZero() && p.Command == j.Request.Text && p.Cwd == j.Cwd && p.Session == j.Session &&
+			sameJudgement(p, j) {
 			return p, true
 		}
 	}
 	return Pending{}, false
+}
+
+// sameJudgement reports whether j adds no reason to p's and its words
+// resolve to the same files.
+func sameJudgement(p Pending, j *Judgement) bool {
+	seen := map[string]bool{}
+	for _, r := range p.Reasons {
+		seen[reasonKey(r)] = true
+	}
+	for _, r := range j.Decision.Reasons() {
+		if !seen[reasonKey(r)] {
+			return false
+		}
+	}
+	return slices.Equal(p.Resolved, resolvedWords(j))
+}
+
+func reasonKey(r gate.Reason) string {
+	return string(r.Check) + "\x00" + r.Match + "\x00" + r.Message
+}
+
+// resolvedWords lists, for every word of the judged commands that names
+// an existing file relative to the working directory (or absolute), the
+// word and the file it reaches with every link followed.
+func resolvedWords(j *Judgement) []string {
+	var out []string
+	for _, argv := range j.Decision.Commands() {
+		for _, w := range argv {
+			if w == "" || strings.HasPrefix(w, "-") || len(out) > 256 {
+				continue
+			}
+			p := w
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(j.Cwd, p)
+			}
+			if _, err := os.Lstat(p); err != nil {
+				continue
+			}
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				real = "?" + err.Error()
+			}
+			out = append(out, w+"\x00"+real)
+		}
+	}
+	return out
 }
 
 // claim uses up the approval for j. Removing the file is the claim: of

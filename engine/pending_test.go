@@ -111,3 +111,39 @@ func TestDenyPending(t *testing.T) {
 		t.Errorf("after deny: %+v", r)
 	}
 }
+
+// An approval is bound to what the person saw: a file swapped for a
+// symlink before the retry makes the retry a new request, even when the
+// swap adds no reason of its own.
+func TestGrantBoundToWhatWasSeen(t *testing.T) {
+	e, _, cfg := pendingEngine(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("notes"), 0o644)
+	os.WriteFile(filepath.Join(dir, "key"), []byte("SECRET"), 0o600)
+	j := judgement(cfg, "touch notes.txt", dir, "s1")
+	dn := e.Escalate(j).Refuse(NoOneToAsk("test"))
+	if _, err := e.ApprovePending(dn.Pending); err != nil {
+		t.Fatal(err)
+	}
+	// Unchanged: the approval holds.
+	if r := e.Route(judgement(cfg, "touch notes.txt", dir, "s1")); r.Outcome != audit.OutcomeApprovedOutOfBand {
+		t.Fatalf("unchanged retry: %+v", r)
+	}
+	// Swapped for a link: a new request.
+	os.Remove(filepath.Join(dir, "notes.txt"))
+	os.Symlink(filepath.Join(dir, "key"), filepath.Join(dir, "notes.txt"))
+	if r := e.Route(judgement(cfg, "touch notes.txt", dir, "s1")); r.Action == Run {
+		t.Errorf("the approval ran a retry whose file was swapped for a link: %+v", r)
+	}
+	// A retry with a reason the held request did not have is new too.
+	j2 := judgement(cfg, "touch other.txt", dir, "s1")
+	dn = e.Escalate(j2).Refuse(NoOneToAsk("test"))
+	if _, err := e.ApprovePending(dn.Pending); err != nil {
+		t.Fatal(err)
+	}
+	j3 := judgement(cfg, "touch other.txt", dir, "s1")
+	j3.Decision = gate.Escalate(gate.Decide(gate.Request{Text: "ls"}), gate.Reason{Check: gate.CheckSensitive, Match: "other.txt", Message: "other.txt reaches a key"})
+	if r := e.Route(j3); r.Action == Run {
+		t.Errorf("the approval ran a retry with a new reason: %+v", r)
+	}
+}
