@@ -20,6 +20,10 @@ import (
 type standIn struct {
 	t       *testing.T
 	command string // the one shell command the "model" asks for
+	// tool and input, when tool is set, are the one tool call the
+	// "model" asks for instead of the shell (Anthropic API only).
+	tool  string
+	input obj
 
 	// again, when set, sees each tool result and says whether the model
 	// asks for the same command once more (the retry after an
@@ -212,6 +216,9 @@ func anthropicAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byt
 		if n, ok := s.ask(); ok {
 			block = obj{"type": "tool_use", "id": fmt.Sprintf("toolu_e2e_%d", n), "name": "Bash",
 				"input": obj{"command": s.command, "description": "Run the command"}}
+			if s.tool != "" {
+				block["name"], block["input"] = s.tool, s.input
+			}
 			stop = "tool_use"
 		}
 	}

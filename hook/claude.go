@@ -22,7 +22,7 @@ var Claude = &Host{
 // decodeClaude reads PreToolUse, PostToolUse(Failure) and PermissionDenied
 // for the Bash tool; the command runs in .cwd.
 var decodeClaude = shellEvents{tool: "Bash", pre: "PreToolUse", post: []string{"PostToolUse", "PostToolUseFailure"},
-	denied: []string{"PermissionDenied"}}.decode
+	denied: []string{"PermissionDenied"}, files: claudeFileTools}.decode
 
 // claudeCanAsk: Claude Code's dialog reaches a person in its interactive
 // permission modes, auto included (the default of 2.1.328 in a terminal:

@@ -8,6 +8,7 @@ type shellEvents struct {
 	post      []string // events after it ran
 	denied    []string // events after the person refused it
 	dirFields []string // tool input fields naming where it runs, the first present wins; none: .cwd
+	files     map[string]fileTool
 }
 
 func (s shellEvents) decode(data []byte) (Event, error) {
@@ -16,6 +17,26 @@ func (s shellEvents) decode(data []byte) (Event, error) {
 		return Event{}, err
 	}
 	ev := Event{Session: env.Session, ToolUseID: env.ToolUseID, Mode: env.Mode}
+	if ft, ok := s.files[env.Tool]; ok && env.Tool != s.tool {
+		switch {
+		case env.Event == s.pre:
+			ev.Kind = PreFile
+		case contains(s.post, env.Event):
+			ev.Kind, ev.ExitCode = Post, exitCode(env.Response)
+			return ev, nil
+		case contains(s.denied, env.Event):
+			ev.Kind = Denied
+			return ev, nil
+		default:
+			return ev, nil
+		}
+		if ev.File, err = decodeFile(env.Tool, ft, env.Input); err != nil {
+			return Event{}, err
+		}
+		ev.Project = env.Cwd
+		ev.Cwd, ev.CwdProblem = workdir(nil, "", env.Cwd)
+		return ev, nil
+	}
 	if env.Tool != s.tool {
 		return ev, nil
 	}

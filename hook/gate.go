@@ -39,6 +39,8 @@ func (g *Gate) Handle(h *Host, ev Event) (reply Reply) {
 	switch ev.Kind {
 	case Pre:
 		return h.Encode(ev, g.pre(h, ev))
+	case PreFile:
+		return h.Encode(ev, g.file(h, ev))
 	case Post, Denied:
 		g.result(h, ev)
 	}

@@ -21,7 +21,7 @@ var Gemini = &Host{
 // decodeGemini reads BeforeTool and AfterTool for run_shell_command; the
 // tool input's dir_path (directory, its earlier name) is where it runs.
 var decodeGemini = shellEvents{tool: "run_shell_command", pre: "BeforeTool", post: []string{"AfterTool"},
-	dirFields: []string{"dir_path", "directory"}}.decode
+	dirFields: []string{"dir_path", "directory"}, files: geminiFileTools}.decode
 
 func encodeGemini(ev Event, a Answer) Reply {
 	switch a.Decision {

@@ -22,8 +22,10 @@
 //     the host has one, resolved against the event's cwd; when it cannot
 //     be known the command asks (or is denied).
 //
-// Only the shell tool is gated. The hosts' own file, search, edit, fetch
-// and MCP tools do not pass through agentgate.
+// The file tools of Claude Code and Gemini CLI are gated too (see
+// files.go): reads and searches are judged as the shell's cat and grep,
+// writes to self-protected paths ask. Fetch, web and MCP tools are not
+// gated.
 package hook
 
 import (
@@ -48,6 +50,8 @@ const (
 	Post
 	// Denied is a shell command the host refused after asking.
 	Denied
+	// PreFile is a file tool call about to run (see [FileUse]).
+	PreFile
 )
 
 // Event is a host's hook event, decoded.
@@ -70,6 +74,8 @@ type Event struct {
 	// ExitCode is the command's exit status on a Post event, when the host
 	// reports it.
 	ExitCode *int
+	// File is the file tool call of a PreFile event.
+	File *FileUse
 	// input is the tool input as sent, for a rewrite that keeps every
 	// other field.
 	input map[string]json.RawMessage

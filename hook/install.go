@@ -122,7 +122,7 @@ func (s Setup) spec0(host string, scope Scope) (spec, error) {
 		if scope == User && filepath.IsAbs(s.ClaudeDir) {
 			p = filepath.Join(s.ClaudeDir, "settings.json")
 		}
-		return spec{path: p, matcher: "Bash",
+		return spec{path: p, matcher: ClaudeFileMatcher,
 			events:  []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied"},
 			handler: command("timeout", secs)}, nil
 	case "codex":
@@ -133,7 +133,7 @@ func (s Setup) spec0(host string, scope Scope) (spec, error) {
 		return spec{path: p, matcher: "^Bash$", events: []string{"PreToolUse", "PostToolUse"},
 			handler: command("timeout", secs)}, nil
 	case "gemini":
-		return spec{path: filepath.Join(base, ".gemini", "settings.json"), matcher: "run_shell_command",
+		return spec{path: filepath.Join(base, ".gemini", "settings.json"), matcher: GeminiFileMatcher,
 			events:  []string{"BeforeTool", "AfterTool"},
 			handler: command("name", "agentgate", "timeout", secs*1000)}, nil
 	case "cursor":
@@ -237,12 +237,16 @@ func (sp spec) edit(doc *object, host, command string) error {
 			}
 			hv, _ := group.get("hooks")
 			handlers, _ := hv.([]any)
+			gm, _ := group.get("matcher")
+			sameMatcher := gm == sp.matcher
 			var kept []any
 			removed := false
 			for _, h := range handlers {
 				if ho, ok := h.(*object); ok && isOurs(ho, host, sp.self) {
 					removed = true
-					if command != "" && !placed {
+					// An entry under an older matcher (the shell tool
+					// alone) moves to a group of its own with today's.
+					if command != "" && !placed && sameMatcher {
 						kept, placed = append(kept, sp.handler(command)), true
 					}
 					continue

@@ -19,7 +19,9 @@ func TestDecode(t *testing.T) {
 		// Claude Code, from its hooks reference.
 		{"claude", `{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"psql -c 'SELECT 1'","description":"q","timeout":120000},"tool_use_id":"toolu_01"}`,
 			Pre, "psql -c 'SELECT 1'", "/p", "abc123", "toolu_01", ""},
-		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/p/x"},"cwd":"/p"}`, Other, "", "", "", "", ""},
+		// The file tools are another door (files.go).
+		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/p/x"},"cwd":"/p"}`, PreFile, "", "/p", "", "", ""},
+		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"x"},"cwd":"/p"}`, Other, "", "", "", "", ""},
 		{"claude", `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"x"},"session_id":"s","tool_use_id":"u"}`, Post, "", "", "s", "u", ""},
 		{"claude", `{"hook_event_name":"PermissionDenied","tool_name":"Bash","tool_input":{"command":"ls"},"session_id":"s","tool_use_id":"u"}`, Denied, "", "", "s", "u", ""},
 		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"relative"}`, Pre, "ls", "", "", "", "not an absolute path"},
@@ -35,7 +37,8 @@ func TestDecode(t *testing.T) {
 			Pre, "ls -la", "/p/src", "g1", "", ""},
 		{"gemini", `{"cwd":"/p","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","directory":"/q"}}`, Pre, "ls", "/q", "", "", ""},
 		{"gemini", `{"cwd":"","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"src"}}`, Pre, "ls", "", "", "", "relative"},
-		{"gemini", `{"cwd":"/p","hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"path":"/p/.env"}}`, Other, "", "", "", "", ""},
+		{"gemini", `{"cwd":"/p","hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"/p/.env"}}`, PreFile, "", "/p", "", "", ""},
+		{"gemini", `{"cwd":"/p","hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"x"}}`, Other, "", "", "", "", ""},
 		// Cursor, from its documented beforeShellExecution example.
 		{"cursor", `{"hook_event_name":"beforeShellExecution","conversation_id":"conv-123","generation_id":"gen-456","workspace_roots":["/path/to/project"],"command":"npm install express","cwd":"/path/to/project"}`,
 			Pre, "npm install express", "/path/to/project", "conv-123", "", ""},

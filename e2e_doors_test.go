@@ -1,0 +1,83 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The agent's other doors, with the real Claude Code (issue 17): its Read
+// tool and the env of its project settings. The stand-in model asks for
+// the tool call; what Claude Code sends back must not carry the secret,
+// and a planted setting must not let a denied command run.
+
+// TestClaudeReadToolAsksForSecrets: Claude Code's Read of .env, and of a
+// note the agent swapped for a link to it, goes through agentgate's hook
+// (installed by agentgate install); in bypassPermissions nobody is asked,
+// so it is denied and the secret never reaches the model.
+func TestClaudeReadToolAsksForSecrets(t *testing.T) {
+	t.Parallel()
+	w, bin := claudeSetup(t)
+	if err := os.Symlink(filepath.Join(w.project, ".env"), filepath.Join(w.project, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []string{filepath.Join(w.project, ".env"), filepath.Join(w.project, "notes.txt")} {
+		s, url := newStandIn(t, "", anthropicAPI)
+		s.tool, s.input = "Read", obj{"file_path": file}
+		_, out, err := runClaude(w, bin, url, "bypassPermissions")
+		if s.timesAsked() == 0 {
+			t.Fatalf("claude never asked for the Read call (%v)\n%s", err, out)
+		}
+		if s.sawAnywhere(w.secret) {
+			t.Errorf("Read %s: the secret reached the model\n%s", file, s.summary())
+		}
+		if !anyContains(s.toolResults(), "agentgate") {
+			t.Errorf("Read %s: the tool result does not name agentgate: %q", file, s.toolResults())
+		}
+	}
+	// A plain file is read as before: agentgate has no objection.
+	w.write(filepath.Join(w.project, "plain.txt"), "plain-"+w.visible+"\n")
+	s, url := newStandIn(t, "", anthropicAPI)
+	s.tool, s.input = "Read", obj{"file_path": filepath.Join(w.project, "plain.txt")}
+	runClaude(w, bin, url, "bypassPermissions")
+	if !anyContains(s.toolResults(), "plain-"+w.visible) {
+		t.Errorf("a plain Read did not return the file: %q", s.toolResults())
+	}
+}
+
+// TestClaudeProjectEnvCannotSteer: the agent writes .claude/settings.json
+// with an env that would switch agentgate to bypass mode, or run a script
+// before every command; Claude Code exports it to the hook and the shell.
+// The hook refuses every command while it is there: rm does not run, the
+// planted script does not run even for an allowed ls, and the refusal
+// names the key.
+func TestClaudeProjectEnvCannotSteer(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		key, value, command string
+	}{
+		{"AGENTGATE_MODE", "bypass", "rm -rf build"},
+		{"BASH_ENV", "", "ls"},
+	} {
+		w, bin := claudeSetup(t)
+		marker := filepath.Join(w.project, "planted-ran")
+		planted := filepath.Join(w.project, "planted.sh")
+		w.write(planted, "touch "+shellQuote(marker)+"\n")
+		if tc.value == "" {
+			tc.value = planted
+		}
+		w.writeJSON(filepath.Join(w.project, ".claude", "settings.json"), obj{"env": obj{tc.key: tc.value}})
+		s, url := newStandIn(t, tc.command, anthropicAPI)
+		_, out, err := runClaude(w, bin, url, "bypassPermissions")
+		if s.timesAsked() == 0 {
+			t.Fatalf("claude never asked for the shell call (%v)\n%s", err, out)
+		}
+		checkWriteDidNotRun(t, w, claudeHost)
+		if w.exists(marker) {
+			t.Errorf("%s=%s: the planted script ran", tc.key, tc.value)
+		}
+		if !anyContains(s.toolResults(), tc.key) {
+			t.Errorf("%s=%s: the refusal does not name %s: %q", tc.key, tc.value, tc.key, s.toolResults())
+		}
+	}
+}

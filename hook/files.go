@@ -1,0 +1,284 @@
+package hook
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentgate/agentgate/audit"
+	"github.com/agentgate/agentgate/engine"
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/visible"
+)
+
+// The agent's other doors: a host's file tools read, search and write
+// files without a shell, so a hook on the shell tool alone let Claude
+// Code's Read print .env and its Write change .git/config. agentgate
+// judges them with the same engine:
+//
+//   - a read (Read, read_file, read_many_files) is judged as "cat -- PATH"
+//     and a search (Grep, grep_search) as "grep -r -e PATTERN -- PATH": the
+//     sensitive paths, symlinks, /proc, hard links, FIFOs and recursive
+//     walks are judged exactly as for the shell;
+//   - a write (Write, Edit, MultiEdit, NotebookEdit, write_file, replace)
+//     to a self-protected path (agentgate's files, the hosts' settings and
+//     hook files, .git/config, .git/hooks, shell start-up files, .envrc,
+//     .gitmodules), its links followed, asks; elsewhere it is the agent's
+//     own work;
+//   - a listing (Glob, glob, list_directory) prints names, not contents.
+//
+// A tool agentgate has no objection to is passed (no answer), so the host's
+// own permission flow decides as if agentgate were not there: an "allow"
+// would skip the host's own question for a write.
+
+// FileAccess is what a file tool does with its paths.
+type FileAccess int
+
+// The accesses.
+const (
+	FileRead FileAccess = iota + 1
+	FileSearch
+	FileList
+	FileWrite
+)
+
+// fileTool says how a host's file tool names its paths.
+type fileTool struct {
+	access FileAccess
+	// pathFields name the path (the first present wins); listFields
+	// name a list of paths or globs.
+	pathFields, listFields []string
+	// pattern names a search's pattern.
+	pattern string
+}
+
+// FileUse is a file tool call, decoded.
+type FileUse struct {
+	Tool   string
+	Access FileAccess
+	// Paths are as the tool input gives them; relative ones are taken
+	// from the event's cwd. A search with no path searches the cwd.
+	Paths   []string
+	Pattern string
+}
+
+var claudeFileTools = map[string]fileTool{
+	"Read":         {access: FileRead, pathFields: []string{"file_path"}},
+	"NotebookRead": {access: FileRead, pathFields: []string{"notebook_path"}},
+	"Grep":         {access: FileSearch, pathFields: []string{"path"}, pattern: "pattern"},
+	"Glob":         {access: FileList, pathFields: []string{"path"}},
+	"LS":           {access: FileList, pathFields: []string{"path"}},
+	"Write":        {access: FileWrite, pathFields: []string{"file_path"}},
+	"Edit":         {access: FileWrite, pathFields: []string{"file_path"}},
+	"MultiEdit":    {access: FileWrite, pathFields: []string{"file_path"}},
+	"NotebookEdit": {access: FileWrite, pathFields: []string{"notebook_path"}},
+}
+
+var geminiFileTools = map[string]fileTool{
+	"read_file":       {access: FileRead, pathFields: []string{"file_path", "absolute_path", "path"}},
+	"read_many_files": {access: FileRead, listFields: []string{"include", "paths"}},
+	"grep_search":     {access: FileSearch, pathFields: []string{"dir_path", "path"}, pattern: "pattern"},
+	"glob":            {access: FileList, pathFields: []string{"dir_path", "path"}},
+	"list_directory":  {access: FileList, pathFields: []string{"dir_path", "path"}},
+	"write_file":      {access: FileWrite, pathFields: []string{"file_path"}},
+	"replace":         {access: FileWrite, pathFields: []string{"file_path"}},
+}
+
+// ClaudeFileMatcher and GeminiFileMatcher select the file tools in a
+// host's hook matcher, beside the shell tool.
+var (
+	ClaudeFileMatcher = "Bash|Read|NotebookRead|Grep|Glob|LS|Write|Edit|MultiEdit|NotebookEdit"
+	GeminiFileMatcher = "run_shell_command|read_file|read_many_files|grep_search|glob|list_directory|write_file|replace"
+)
+
+// decodeFile reads a file tool's input. A field that is there but not a
+// string (or list of strings) is malformed: deny.
+func decodeFile(tool string, t fileTool, raw json.RawMessage) (*FileUse, error) {
+	var in map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &in); err != nil || in == nil {
+		return nil, malformed("tool_input is not an object")
+	}
+	u := &FileUse{Tool: tool, Access: t.access}
+	for _, f := range t.pathFields {
+		v, ok := in[f]
+		if !ok || string(v) == "null" {
+			continue
+		}
+		s, ok := jsonString(v)
+		if !ok {
+			return nil, malformed("tool_input.%s is not a string", f)
+		}
+		if s != "" {
+			u.Paths = append(u.Paths, s)
+		}
+		break
+	}
+	for _, f := range t.listFields {
+		v, ok := in[f]
+		if !ok || string(v) == "null" {
+			continue
+		}
+		var list []string
+		if err := json.Unmarshal(v, &list); err != nil {
+			s, isString := jsonString(v)
+			if !isString {
+				return nil, malformed("tool_input.%s is not a list of strings", f)
+			}
+			list = []string{s}
+		}
+		u.Paths = append(u.Paths, list...)
+	}
+	if t.pattern != "" {
+		if v, ok := in[t.pattern]; ok {
+			s, ok := jsonString(v)
+			if !ok {
+				return nil, malformed("tool_input.%s is not a string", t.pattern)
+			}
+			u.Pattern = s
+		}
+	}
+	if (t.access == FileRead || t.access == FileWrite) && len(u.Paths) == 0 {
+		return nil, malformed("%s names no file", tool)
+	}
+	return u, nil
+}
+
+// fileText is the shell command a read or search is judged as.
+func (u *FileUse) fileText() string {
+	var b strings.Builder
+	switch u.Access {
+	case FileSearch:
+		b.WriteString("grep -r -e " + Quote(u.Pattern) + " --")
+		if len(u.Paths) == 0 {
+			b.WriteString(" .")
+		}
+	default:
+		b.WriteString("cat --")
+	}
+	for _, p := range u.Paths {
+		b.WriteString(" " + Quote(p))
+	}
+	return b.String()
+}
+
+// file decides a file tool call.
+func (g *Gate) file(h *Host, ev Event) Answer {
+	u := ev.File
+	for _, p := range append(u.Paths, u.Pattern) {
+		if strings.ContainsRune(p, 0) {
+			return Answer{Decision: Deny, Reason: "the tool input holds a NUL byte"}
+		}
+	}
+	if u.Access == FileList {
+		return Answer{Decision: Pass}
+	}
+	if ev.Cwd == "" {
+		return Answer{Decision: Deny, Reason: "agentgate denied " + u.Tool + ": the directory it works in is not known: " + ev.CwdProblem}
+	}
+	eng := *g.Engine
+	// The host reads or writes itself: nothing is rewritten or confined.
+	eng.Unhardened = true
+	var j *engine.Judgement
+	if u.Access == FileWrite {
+		j = g.judgeWrite(&eng, ev)
+	} else {
+		j = eng.Judge(gate.Request{Text: u.fileText()}, g.Config, ev.Cwd, g.Home, g.session(ev))
+	}
+	j.Harness, j.ToolUseID = h.Name, ev.ToolUseID
+	r := eng.Route(j)
+	switch {
+	case r.Action == engine.Run && r.Outcome == "":
+		return Answer{Decision: Pass}
+	case r.Action == engine.Run:
+		x := eng.Escalate(j)
+		if err := x.Approve(r.Outcome); err != nil {
+			return Answer{Decision: Deny, Reason: err.Error()}
+		}
+		_ = x.Later()
+		return Answer{Decision: Pass}
+	case r.Action == engine.Prompt && h.CanAsk(ev):
+		x := eng.Escalate(j)
+		if err := x.Approve(audit.OutcomeAskedHost); err != nil {
+			return Answer{Decision: Deny, Reason: err.Error()}
+		}
+		_ = x.Later()
+		reason := askReason(j)
+		if u.Access == FileWrite {
+			reason = "agentgate: " + visible.String(j.Decision.Primary().String())
+		}
+		return Answer{Decision: Ask, Reason: reason}
+	case r.Action == engine.Prompt:
+		r = engine.NoOneToAsk(h.Name + " cannot ask a person here")
+	}
+	dn := eng.Escalate(j).Refuse(r)
+	return Answer{Decision: Deny, Reason: strings.Replace(denyReason(dn), "agentgate denied ", "agentgate denied "+u.Tool+" (judged as) ", 1)}
+}
+
+// judgeWrite judges a write: self-protected paths, their links followed,
+// ask (sticky); other writes are the agent's own work.
+func (g *Gate) judgeWrite(eng *engine.Engine, ev Event) *engine.Judgement {
+	u := ev.File
+	text := u.Tool + " " + strings.Join(quoteAll(u.Paths), " ")
+	j := eng.Judge(gate.Request{Text: "true"}, g.Config, ev.Cwd, g.Home, g.session(ev))
+	j.Request.Text = text
+	paths := g.Config.Paths(g.Home, ev.Cwd)
+	for _, p := range u.Paths {
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(ev.Cwd, abs)
+		}
+		abs = filepath.Clean(abs)
+		for _, cand := range []string{abs, writeTarget(abs)} {
+			check, pat, ok := paths.MatchPath(cand)
+			if !ok || check != gate.CheckSelfProtect {
+				if !writeProtected(cand) {
+					continue
+				}
+				pat = filepath.Base(cand)
+			}
+			j.Decision = gate.Escalate(j.Decision, gate.Reason{Check: gate.CheckSelfProtect, Match: p, Rule: pat,
+				Message: fmt.Sprintf("%s writes %s, which changes how commands run or what agentgate and the host allow (%s)", u.Tool, quoteIfNeeded(p), pat)})
+			return j
+		}
+	}
+	return j
+}
+
+// writeTarget is the file a write to abs changes: links followed, for
+// the file itself or, when it does not exist yet, its directory.
+func writeTarget(abs string) string {
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(dir, filepath.Base(abs))
+	}
+	return abs
+}
+
+// writeProtected are names a write makes dangerous beyond the
+// self-protected paths a read may still name: direnv runs .envrc on the
+// next cd; .gitmodules names submodule URLs and update commands.
+func writeProtected(abs string) bool {
+	switch filepath.Base(abs) {
+	case ".envrc", ".gitmodules":
+		return true
+	}
+	return strings.Contains(abs, "/.git/hooks/") || strings.HasSuffix(abs, "/.git/config")
+}
+
+func quoteAll(ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = quoteIfNeeded(p)
+	}
+	return out
+}
+
+func quoteIfNeeded(p string) string {
+	if p != "" && !strings.ContainsAny(p, " \t\n'\"\\$`*?[]{}()<>|&;#~!") {
+		return p
+	}
+	return Quote(p)
+}
