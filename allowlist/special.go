@@ -367,6 +367,20 @@ func jqFilterReadOnly(f string) string {
 					}
 				}
 			}
+		case c == '$' && i+1 < len(f) && strings.IndexByte(" \t\n\r#", f[i+1]) >= 0:
+			// jq 1.6 reads "$ ENV" as $ENV: a blank (or a comment) may
+			// stand between "$" and the name. Judge the name as if glued.
+			j := i + 1
+			for j < len(f) && strings.IndexByte(" \t\n\r", f[j]) >= 0 {
+				j++
+			}
+			if j < len(f) && f[j] == '#' {
+				return "jq filter has a comment after \"$\", which hides the variable's name"
+			}
+			if why := jqFilterReadOnly("$" + f[j:]); why != "" {
+				return why
+			}
+			i = j - 1
 		case c == '$' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			j := i + 1
 			for j < len(f) && (f[j] == '_' || f[j] >= 'a' && f[j] <= 'z' || f[j] >= 'A' && f[j] <= 'Z' || f[j] >= '0' && f[j] <= '9') {

@@ -1,5 +1,7 @@
 package allowlist
 
+import "strings"
+
 // Text and file readers: GNU coreutils, findutils, grep, diffutils,
 // util-linux, binutils strings, vim's xxd, file(1), tree, ripgrep. Each
 // table was checked flag by flag against the program's --help and manual;
@@ -224,7 +226,7 @@ var textEntries = []*Entry{
 	{Words: []string{"echo"}, Note: "prints its arguments", Example: "echo x", KeepFlags: true, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-n", "no newline"), Use("-e", "interprets escapes"), Use("-E", "no escapes"),
 	}},
-	{Words: []string{"strings"}, Note: "prints printable strings in files", Example: "strings f", Numeric: true, Flags: []Flag{
+	{Words: []string{"strings"}, Note: "prints printable strings in files", Example: "strings f", Numeric: true, Check: atFileCheck, Flags: []Flag{
 		Use("-a, --all", "whole file"), Use("-d, --data", "data sections"), Use("-f, --print-file-name", "file names"),
 		Use("-n, --bytes=N", "minimum length"), Use("-t, --radix=RADIX", "offset radix"),
 		Use("-w, --include-all-whitespace", "whitespace"), Use("-o", "octal offsets"), Use("-T, --target=NAME", "binary format"),
@@ -427,3 +429,15 @@ var rgEntry = &Entry{Words: []string{"rg"}, Note: "searches file contents (ripgr
 		Refuse(Runs, "-z, --search-zip", "runs decompression programs on the files"),
 		Use("--no-pre", "no preprocessor"), Use("--no-search-zip", "no decompression"),
 	}}
+
+// atFileCheck refuses "@FILE" operands: binutils programs read more
+// options from the file (strings @list could hold "--target" or further
+// files), which the table cannot see.
+func atFileCheck(c *Call) *Refusal {
+	for _, w := range append(c.Operands, c.Paths...) {
+		if strings.HasPrefix(w, "@") {
+			return refuse(w, "reads more options and file names from %s", w[1:])
+		}
+	}
+	return nil
+}

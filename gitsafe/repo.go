@@ -327,3 +327,14 @@ func (r repository) configFiles() ([]string, error) {
 	}
 	return out, nil
 }
+
+// WorkTree is the top of the work tree git finds from dir, as git
+// discovers it; ok is false outside a repository (or in a bare one),
+// where "git diff A B" compares A and B as files, as --no-index does.
+func WorkTree(dir string) (top string, ok bool) {
+	r, err := discover(dir, "", "", "")
+	if err != nil || r.top == "" {
+		return "", false
+	}
+	return r.top, true
+}

@@ -2,10 +2,13 @@ package resolve
 
 import (
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gitsafe"
 )
 
 // opt is one option of a command line, as getopt reads it.
@@ -199,10 +202,24 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 		}
 	case "diff":
 		opts, operands := getopt(words, diffArg, diffLong)
+		// --from-file and --to-file name a file or directory compared
+		// with every operand: it is read like an operand.
+		for _, o := range opts {
+			if has([]opt{o}, "--from-file", "--to-file") && o.value != "" {
+				operands = append(operands, o.value)
+			}
+		}
 		// Without -r, diff still reads every top-level file of two
 		// directories (and, with -N, those only one has): a directory
 		// operand is read like a tree.
 		if !has(opts, "-r", "--recursive") && !anyDir(r.lexicalAll(operands)) {
+			return
+		}
+		roots = operands
+	case "zcat", "gzip", "gunzip":
+		// -r reads every file of a directory operand's tree.
+		opts, operands := getopt(words, "S", map[string]bool{"--suffix": true})
+		if !has(opts, "-r", "--recursive") {
 			return
 		}
 		roots = operands
@@ -211,7 +228,7 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 			return
 		}
 		opts, operands := getopt(words[1:], "", map[string]bool{})
-		if !has(opts, "--no-index") {
+		if !has(opts, "--no-index") && !r.impliedNoIndex(operands) {
 			return
 		}
 		roots = operands
@@ -240,6 +257,37 @@ func isGrep(prog string) bool {
 	switch prog {
 	case "grep", "egrep", "fgrep", "rg":
 		return true
+	}
+	return false
+}
+
+// impliedNoIndex reports whether git diff compares its operands as files,
+// as --no-index does: git does so outside a work tree, and for two paths
+// when one of them lies outside it ("git diff EMPTY ~" reads the home
+// directory's tree).
+func (r *resolver) impliedNoIndex(operands []string) bool {
+	var paths []string
+	for _, w := range operands {
+		if p := r.lexical(w); p != "" {
+			// Physical, as git's work tree top is.
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				paths = append(paths, real)
+			} else if _, err := os.Lstat(p); err == nil {
+				paths = append(paths, p)
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return false
+	}
+	top, ok := gitsafe.WorkTree(r.o.Cwd)
+	if !ok {
+		return true
+	}
+	for _, p := range paths {
+		if p != top && !strings.HasPrefix(p, top+"/") {
+			return true
+		}
 	}
 	return false
 }

@@ -53,6 +53,29 @@ func TestRedTeamReaders(t *testing.T) {
 		plant func(w world)
 		argv  []string
 	}{"find -files0-from", nil, []string{"find", "-files0-from", "list", "-type", "f"}})
+	// Readers that recurse by a flag or by git's own rule (issue 16): the
+	// tree they read holds a key.
+	key := func(w world) {
+		os.MkdirAll(w.home+"/.ssh", 0o700)
+		os.WriteFile(w.home+"/.ssh/id_rsa", []byte("SECRET"), 0o600)
+		os.WriteFile(w.proj+"/EMPTY", nil, 0o644)
+	}
+	for _, tc := range []struct {
+		name string
+		argv []string
+	}{
+		{"zcat -rf ~", []string{"zcat", "-rf", "~"}},
+		{"gzip -rc ~", []string{"gzip", "-r", "-c", "~"}},
+		{"diff -rN --to-file=~ EMPTY", []string{"diff", "-rN", "--to-file=~", "EMPTY"}},
+		{"diff -r --from-file ~ EMPTY", []string{"diff", "-r", "--from-file", "~", "EMPTY"}},
+		{"git diff EMPTY ~ (outside a repository: --no-index)", []string{"git", "diff", "EMPTY", "~"}},
+	} {
+		tests = append(tests, struct {
+			name  string
+			plant func(w world)
+			argv  []string
+		}{tc.name, key, tc.argv})
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWorld(t)
