@@ -127,6 +127,7 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 		r.path(t, t)
 	}
 	if len(o.ReadTrees) > 0 {
+		r.dashNames(o.ReadTrees)
 		r.walkRoots(o.ReadTrees, true, false)
 	}
 	return r.out

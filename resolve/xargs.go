@@ -1,11 +1,14 @@
 package resolve
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentgate/agentgate/gate"
 )
 
 // XargsInputs finds what the xargs commands in text read: xargs runs a
@@ -121,13 +124,19 @@ func listerRoots(c *syntax.CallExpr) ([]string, bool) {
 		}
 		return dot(r), true
 	case "ls":
-		var r []string
+		// ls DIR prints DIR's names bare, which xargs' command then opens
+		// from the working directory, not DIR: no tree of the text is
+		// what is read. -a adds "." and "..", which widen a recursive
+		// reader's tree to the parent; -R prints directory headers.
 		for _, a := range argv[1:] {
-			if !strings.HasPrefix(a, "-") {
-				r = append(r, a)
+			switch {
+			case a == "--all" || a == "--recursive" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "afR"):
+				return nil, false
+			case !strings.HasPrefix(a, "-") && a != ".":
+				return nil, false
 			}
 		}
-		return dot(r), true
+		return []string{"."}, true
 	case "rg":
 		if !slices.Contains(argv, "--files") {
 			return nil, false
@@ -184,4 +193,27 @@ func isQuoted(w *syntax.Word) bool {
 		}
 	}
 	return true
+}
+
+// dashNames asks when a tree fed to xargs holds, at its top, a name that
+// starts with "-": a lister that prints names bare (ls, rg --files, git
+// ls-files) hands it to the command behind xargs as a flag (an empty file
+// named "-r" makes "ls | xargs grep x" a recursive grep).
+func (r *resolver) dashNames(roots []string) {
+	for _, root := range roots {
+		entries, err := readDir(r.lexical(root))
+		if err != nil {
+			continue
+		}
+		for i, e := range entries {
+			if i > MaxGlobSteps {
+				break
+			}
+			if strings.HasPrefix(e.Name(), "-") {
+				r.add(gate.Reason{Check: gate.CheckSensitive, Match: e.Name(), Source: "xargs input",
+					Message: fmt.Sprintf("%s holds a file named %s, which xargs would pass to its command as a flag", quote(root), quote(e.Name()))})
+				return
+			}
+		}
+	}
 }
