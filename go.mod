@@ -12,6 +12,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	golang.org/x/net v0.46.0
 	golang.org/x/sys v0.50.0
+	golang.org/x/term v0.48.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 

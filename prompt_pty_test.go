@@ -190,7 +190,7 @@ func (r *ptyRun) cooked() bool {
 		r.t.Fatalf("reopen the terminal: %v", err)
 	}
 	defer f.Close()
-	tio, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	tio, err := unix.IoctlGetTermios(int(f.Fd()), tcgets)
 	if err != nil {
 		r.t.Fatal(err)
 	}

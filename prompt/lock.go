@@ -39,8 +39,8 @@ func DefaultLockDir(getenv func(string) string) string {
 // /dev/tty itself. Never the device of /dev/tty (5, 0), which is the same
 // in every terminal and would make all terminals wait for each other.
 func terminalDevice(tty *os.File) (uint64, error) {
-	if dev, err := unix.IoctlGetUint32(int(tty.Fd()), unix.TIOCGDEV); err == nil && dev != 0 {
-		return uint64(dev), nil
+	if dev, ok := ttyDevice(int(tty.Fd())); ok {
+		return dev, nil
 	}
 	if data, err := os.ReadFile("/proc/self/stat"); err == nil {
 		if nr, ok := ttyNr(string(data)); ok && nr != 0 {
@@ -51,10 +51,10 @@ func terminalDevice(tty *os.File) (uint64, error) {
 	if err := unix.Fstat(int(tty.Fd()), &st); err != nil {
 		return 0, err
 	}
-	if st.Rdev == unix.Mkdev(5, 0) {
+	if uint64(st.Rdev) == devTTY {
 		return 0, errors.New("no device number for the terminal")
 	}
-	return st.Rdev, nil
+	return uint64(st.Rdev), nil
 }
 
 // ttyNr reads field 7 (tty_nr) of /proc/PID/stat. The command name in

@@ -92,7 +92,7 @@ func (tm *term) ask(q prompt.Question, o prompt.Options, chunks ...string) promp
 }
 
 func (tm *term) cooked() bool {
-	tio, err := unix.IoctlGetTermios(int(tm.tty.Fd()), unix.TCGETS)
+	tio, err := unix.IoctlGetTermios(int(tm.tty.Fd()), tcgets)
 	if err != nil {
 		tm.t.Fatal(err)
 	}

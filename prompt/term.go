@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 )
 
 // terminal is the prompt's side of /dev/tty: its saved modes, the keys
@@ -18,7 +19,7 @@ import (
 type terminal struct {
 	f       *os.File
 	fd      int
-	saved   *unix.Termios
+	saved   *term.State
 	pending []byte
 	drawn   int // rows of the frame on screen, 0 when none
 	hidden  bool
@@ -33,32 +34,36 @@ func openTerminal(f *os.File) *terminal {
 // no line editing, no signals from keys (Ctrl-C arrives as a key). Output
 // processing stays on, so "\n" still starts a new line.
 func (t *terminal) makeRaw() error {
-	saved, err := unix.IoctlGetTermios(t.fd, unix.TCGETS)
+	current, err := unix.IoctlGetTermios(t.fd, ioctlGetTermios)
 	if err != nil {
 		return err
 	}
-	t.saved = saved
-	raw := *saved
+	if t.saved, err = term.GetState(t.fd); err != nil {
+		return err
+	}
+	raw := *current
 	raw.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
 	raw.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
 	raw.Cflag &^= unix.CSIZE | unix.PARENB
 	raw.Cflag |= unix.CS8
 	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
-	return unix.IoctlSetTermios(t.fd, unix.TCSETS, &raw)
+	return unix.IoctlSetTermios(t.fd, ioctlSetTermios, &raw)
 }
 
 // makeCooked saves the terminal's modes and makes sure line editing,
 // echo and signal keys are on, for the plain prompt.
 func (t *terminal) makeCooked() error {
-	saved, err := unix.IoctlGetTermios(t.fd, unix.TCGETS)
+	current, err := unix.IoctlGetTermios(t.fd, ioctlGetTermios)
 	if err != nil {
 		return err
 	}
-	t.saved = saved
-	cooked := *saved
+	if t.saved, err = term.GetState(t.fd); err != nil {
+		return err
+	}
+	cooked := *current
 	cooked.Lflag |= unix.ECHO | unix.ICANON | unix.ISIG
 	cooked.Iflag |= unix.ICRNL
-	return unix.IoctlSetTermios(t.fd, unix.TCSETS, &cooked)
+	return unix.IoctlSetTermios(t.fd, ioctlSetTermios, &cooked)
 }
 
 // restore puts back the modes saved by makeRaw or makeCooked and shows
@@ -73,24 +78,22 @@ func (t *terminal) restore() {
 		t.hidden = false
 	}
 	if t.saved != nil {
-		unix.IoctlSetTermios(t.fd, unix.TCSETS, t.saved)
+		term.Restore(t.fd, t.saved)
 		t.saved = nil
 	}
 }
 
 // flushInput discards what was typed before the prompt appeared: keys
 // meant for the shell or the agent must not answer it.
-func flushInput(f *os.File) {
-	unix.IoctlSetInt(int(f.Fd()), unix.TCFLSH, unix.TCIFLUSH)
-}
+func flushInput(f *os.File) { flushTerminalInput(int(f.Fd())) }
 
 // size is the terminal's size, 80x24 when it cannot be read.
 func (t *terminal) size() (cols, rows int) {
-	ws, err := unix.IoctlGetWinsize(t.fd, unix.TIOCGWINSZ)
-	if err != nil || ws.Col == 0 || ws.Row == 0 {
+	cols, rows, err := term.GetSize(t.fd)
+	if err != nil || cols == 0 || rows == 0 {
 		return 80, 24
 	}
-	return int(ws.Col), int(ws.Row)
+	return cols, rows
 }
 
 // draw replaces the frame on screen with rows. The cursor stays on the

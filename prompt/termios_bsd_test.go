@@ -1,0 +1,8 @@
+//go:build darwin || freebsd || netbsd || openbsd || dragonfly
+
+package prompt_test
+
+import "golang.org/x/sys/unix"
+
+// tcgets reads a terminal's modes (TCGETS on Linux).
+const tcgets = unix.TIOCGETA
