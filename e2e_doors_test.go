@@ -22,8 +22,7 @@ func TestClaudeReadToolAsksForSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, file := range []string{filepath.Join(w.project, ".env"), filepath.Join(w.project, "notes.txt")} {
-		s, url := newStandIn(t, "", anthropicAPI)
-		s.tool, s.input = "Read", obj{"file_path": file}
+		s, url := newStandIn(t, "", anthropicAPI, askTool("Read", obj{"file_path": file}))
 		_, out, err := runClaude(w, bin, url, "bypassPermissions")
 		if s.timesAsked() == 0 {
 			t.Fatalf("claude never asked for the Read call (%v)\n%s", err, out)
@@ -37,8 +36,7 @@ func TestClaudeReadToolAsksForSecrets(t *testing.T) {
 	}
 	// A plain file is read as before: agentgate has no objection.
 	w.write(filepath.Join(w.project, "plain.txt"), "plain-"+w.visible+"\n")
-	s, url := newStandIn(t, "", anthropicAPI)
-	s.tool, s.input = "Read", obj{"file_path": filepath.Join(w.project, "plain.txt")}
+	s, url := newStandIn(t, "", anthropicAPI, askTool("Read", obj{"file_path": filepath.Join(w.project, "plain.txt")}))
 	runClaude(w, bin, url, "bypassPermissions")
 	if !anyContains(s.toolResults(), "plain-"+w.visible) {
 		t.Errorf("a plain Read did not return the file: %q", s.toolResults())

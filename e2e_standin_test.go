@@ -57,9 +57,13 @@ func (s *standIn) firstSight(id string) bool {
 // body, given whether the tool call was already made.
 type api func(s *standIn, w http.ResponseWriter, r *http.Request, body []byte)
 
-func newStandIn(t *testing.T, command string, proto api) (*standIn, string) {
+func newStandIn(t *testing.T, command string, proto api, opts ...func(*standIn)) (*standIn, string) {
 	t.Helper()
 	s := &standIn{t: t, command: command, calls: 1}
+	// Set before the server starts: its handlers read them unlocked.
+	for _, o := range opts {
+		o(s)
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -398,4 +402,10 @@ func geminiAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byte) 
 		return
 	}
 	newSSE(w).event("", chunk)
+}
+
+// askTool makes the stand-in ask for one call of tool with input instead
+// of the shell (Anthropic API only).
+func askTool(tool string, input obj) func(*standIn) {
+	return func(s *standIn) { s.tool, s.input = tool, input }
 }
