@@ -379,7 +379,7 @@ func Load(o Options) (*Config, error) {
 	c.Rules = append(c.Rules, flagRules(o)...)
 
 	mode.offer(ModeDefault, "default", true)
-	compound.offer("ask", "default", true)
+	compound.offer("split", "default", true)
 	timeout.offer(5*time.Minute, "default", true)
 	challenge.offer(false, "default", true)
 	ttl.offer(12*time.Hour, "default", true)
