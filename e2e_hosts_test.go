@@ -464,6 +464,12 @@ func TestHosts(t *testing.T) {
 					if err != nil {
 						t.Logf("%s: %v\n%s", h.name, err, out)
 					}
+					// A refusal, not a broken hook: Gemini CLI reports a
+					// hook that exits 2 as "Hook(s) [agentgate] failed";
+					// agentgate's JSON deny reads as a blocked tool.
+					if strings.Contains(out, "agentgate") && strings.Contains(out, "failed") && strings.Contains(out, "Hook") {
+						t.Errorf("%s shows agentgate's answer as a failed hook:\n%s", h.name, out)
+					}
 					if session == "" {
 						t.Errorf("%s reported no session id", h.name)
 					}

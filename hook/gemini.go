@@ -1,5 +1,7 @@
 package hook
 
+import "strings"
+
 // Gemini is the Gemini CLI. Its BeforeTool hook (matcher
 // run_shell_command) gets .tool_input.command and the tool input's
 // dir_path, .cwd and .session_id. Gemini's "ask" shows its dialog in an
@@ -7,8 +9,11 @@ package hook
 // not say which it is, so an ask is answered deny with an id to approve
 // out of band. Allow is exit 0; a rewrite is decision allow with
 // hookSpecificOutput.tool_input, which Gemini merges over the model's
-// arguments. Deny is exit 2 with the reason on stderr (Gemini ignores
-// Claude Code's permissionDecision). AfterTool reports a command that ran.
+// arguments. Deny is {"decision":"deny","reason":...} with exit 0, which
+// Gemini shows as "Tool execution blocked: REASON" (exit 2 blocks too,
+// but reads as "Hook(s) [agentgate] failed"); a malformed event or an
+// internal error is still exit 2 (see [Block]). AfterTool reports a
+// command that ran.
 var Gemini = &Host{
 	Name:      "gemini",
 	Decode:    decodeGemini,
@@ -35,6 +40,9 @@ func encodeGemini(ev Event, a Answer) Reply {
 			"hookSpecificOutput": map[string]any{"tool_input": withCommand(ev.input, "command", a.Rewrite)}})}
 	case Ask:
 		return Reply{Stdout: marshal(map[string]any{"decision": "ask", "reason": oneLine(a.Reason)})}
+	}
+	if b := marshal(map[string]any{"decision": "deny", "reason": oneLine(a.Reason)}); b != nil && strings.TrimSpace(a.Reason) != "" {
+		return Reply{Stdout: b}
 	}
 	return Block(a.Reason)
 }

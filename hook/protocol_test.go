@@ -124,7 +124,9 @@ func TestEncode(t *testing.T) {
 		{Gemini, geminiEv, Answer{Decision: Allow}, ``, "", 0},
 		{Gemini, geminiEv, Answer{Decision: Allow, Rewrite: rw},
 			`{"decision":"allow","hookSpecificOutput":{"tool_input":{"command":"\"/bin/agentgate\" exec --non-interactive -- 'git status'","description":"d","dir_path":"/p"}}}`, "", 0},
-		{Gemini, geminiEv, Answer{Decision: Deny, Reason: "agentgate denied rm"}, ``, "agentgate denied rm\n", 2},
+		{Gemini, geminiEv, Answer{Decision: Deny, Reason: "agentgate denied rm"}, `{"decision":"deny","reason":"agentgate denied rm"}`, "", 0},
+		// A deny with no reason is a block: exit 2 (never an empty exit 0).
+		{Gemini, geminiEv, Answer{Decision: Deny}, ``, "agentgate: denied: denied\n", 2},
 		{Cursor, cursorEv, Answer{Decision: Allow}, `{"permission":"allow"}`, "", 0},
 		{Cursor, cursorEv, Answer{Decision: Ask, Reason: "why"}, `{"agent_message":"why","permission":"ask","user_message":"agentgate: why"}`, "", 0},
 		{Cursor, cursorEv, Answer{Decision: Deny, Reason: "why"}, `{"agent_message":"why","permission":"deny","user_message":"agentgate: why"}`, "", 0},
