@@ -96,7 +96,17 @@ func Decide(req Request) (d Decision) {
 	}
 	if d.verdict != Deny {
 		d = askRules(req, segs, d)
-		d = protect(req, segs, file, d)
+		// Paths are judged on the parse's words alone when there is one.
+		psegs := segs
+		if perr == nil && file != nil {
+			if p, ok := parsedSegments0(req.Text, file); ok {
+				psegs = p
+				if len(req.Argv) > 0 {
+					psegs = append([][]string{req.Argv}, psegs...)
+				}
+			}
+		}
+		d = protect(req, psegs, file, d)
 		d = unknownTarget(req, segs, file, d)
 	}
 	if d.verdict == Allow && !complete {

@@ -62,6 +62,18 @@ func TestProtectedPaths(t *testing.T) {
 		{"cat src/keys.go", ""},
 		{"ls *.go", ""},
 		{"cat environment.txt", ""},
+		// A quoted pattern is a pattern: the plain split once read
+		// "class .*(" as a word ".*" naming ~/.bashrc (issue 18).
+		{`grep "class .*(" f`, ""},
+		{`grep "from .* import .*x" f`, ""},
+		{`grep -C5 "x(\*key)" f`, ""},
+		{`grep -e ".env" f`, ""},
+		// ... and a path is still a path, however it is quoted.
+		{`cat ".e"nv`, gate.CheckSensitive},
+		{`grep x "$HOME/.ssh/id_rsa"`, gate.CheckSensitive},
+		{`sh -c 'cat ~/.ssh/id_rsa'`, gate.CheckSensitive},
+		{`cat < ~/.ssh/id_rsa`, gate.CheckSensitive},
+		{`echo .env | xargs cat`, gate.CheckSensitive},
 	}
 	for _, tt := range tests {
 		d := gate.Decide(gate.Request{Text: tt.text, Rules: allowlist.Defaults(), Paths: paths})

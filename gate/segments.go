@@ -27,6 +27,18 @@ const maxWrapperWords = 6
 // wrappers (sudo, env, xargs ...) and directories stripped from the front.
 // complete is false when a bound was reached and some were not collected.
 func segments(text string, f *syntax.File) (segs [][]string, complete bool) {
+	c := collector{parses: 1, raw: true}
+	c.file(text, f, 0)
+	return c.out, !c.full
+}
+
+// parsedSegments0 is [segments] from the parse alone, nested shell
+// strings included: the one reading of the words, for judging which
+// paths a command names. The plain split that [segments] adds is for the
+// deny and ask rules, where reading more words only asks more; for paths
+// it reads a quoted pattern's "class .*(" as a word ".*" that could name
+// ~/.bashrc.
+func parsedSegments0(text string, f *syntax.File) (segs [][]string, complete bool) {
 	c := collector{parses: 1}
 	c.file(text, f, 0)
 	return c.out, !c.full
@@ -40,6 +52,8 @@ type collector struct {
 	out    [][]string
 	parses int
 	full   bool
+	// raw adds the plain split of each text to its parse.
+	raw bool
 }
 
 func (c *collector) text(text string, depth int) {
@@ -56,6 +70,9 @@ func (c *collector) text(text string, depth int) {
 func (c *collector) file(text string, f *syntax.File, depth int) {
 	for _, argv := range parsedSegments(text, f) {
 		c.add(argv, depth, 0)
+	}
+	if !c.raw && f != nil {
+		return
 	}
 	for _, argv := range splitSegments(text) {
 		c.add(argv, depth, 0)

@@ -332,7 +332,7 @@ func strictExpansion(w *syntax.Word) string {
 		switch {
 		case strings.ContainsAny(lit.Value, "*?["):
 			return "glob"
-		case strings.ContainsAny(lit.Value, "{}"):
+		case strings.ContainsAny(lit.Value, "{}") && !isBracePair(w):
 			return "brace"
 		case i == 0 && strings.HasPrefix(lit.Value, "~"):
 			return "tilde"
@@ -341,4 +341,14 @@ func strictExpansion(w *syntax.Word) string {
 		}
 	}
 	return expansion(w, false)
+}
+
+// isBracePair reports a word that is exactly "{}", unquoted: bash leaves
+// it as it is (find -exec's placeholder), with nothing to expand.
+func isBracePair(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	return ok && lit.Value == "{}"
 }

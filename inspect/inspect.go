@@ -317,7 +317,8 @@ func (w *walker) word(word *syntax.Word, depth int) Word {
 				if strings.ContainsAny(p.Value, "*?[") {
 					note("glob")
 				}
-				if strings.ContainsAny(p.Value, "{}") {
+				// "{}" alone is find -exec's placeholder: bash leaves it.
+				if strings.ContainsAny(p.Value, "{}") && !(len(word.Parts) == 1 && p.Value == "{}") {
 					note("brace")
 				}
 				if i == 0 && strings.HasPrefix(p.Value, "~") {
