@@ -2,10 +2,11 @@ package allowlist
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 	"sync"
+
+	globpkg "github.com/agentgate/agentgate/internal/glob"
 )
 
 // Entry is one program (or program and subcommand, "git log") of the
@@ -40,6 +41,10 @@ type Entry struct {
 	// StopAtOperand ends the options at the first operand, as POSIX
 	// getopt does: xargs's command and its flags follow.
 	StopAtOperand bool
+	// Exec are flags that take a command up to a word ";" or "{} +"
+	// (find -exec): the command is kept in [Call.Execs] for the Check to
+	// judge, never read as the entry's own flags.
+	Exec []string
 	// Check, when set, judges what the table cannot: a sed script, a date
 	// format, a find expression. It returns a refusal or nil.
 	Check func(c *Call) *Refusal
@@ -282,6 +287,9 @@ type Call struct {
 	Paths, Strings []string
 	// Dir, when set, is the directory the command runs in ("git -C DIR").
 	Dir string
+	// Execs are the commands of the entry's Exec flags, without their
+	// terminator.
+	Execs [][]string
 }
 
 // Has reports whether the call uses the flag with any of names.
@@ -411,6 +419,17 @@ func (e *Entry) scan(c *Call, args []string, stop bool) (int, *Refusal) {
 			ended = true
 			continue
 		case e.Numeric && isNumber(w[1:]):
+			continue
+		case slices.Contains(e.Exec, w):
+			j := i + 1
+			for j < len(args) && args[j] != ";" && !(args[j] == "+" && j > i+1 && args[j-1] == "{}") {
+				j++
+			}
+			if j >= len(args) || j == i+1 {
+				return i, refuse(w, "lacks its command and its ; or {} +")
+			}
+			c.Execs = append(c.Execs, args[i+1:j])
+			i = j
 			continue
 		}
 		var uses []FlagUse
@@ -594,17 +613,21 @@ func (e *Entry) GlobRisk(glob string) bool {
 	if !e.FlagRisk() {
 		return false
 	}
-	if !e.ExactFlags || e.Check != nil {
+	// find's Check judges only its -exec commands: a glob that could
+	// become "-exec" is as risky as one that could become "-delete".
+	if !e.ExactFlags || e.Check != nil && len(e.Exec) == 0 {
 		return true
 	}
+	names := slices.Clone(e.Exec)
 	for _, f := range e.FlagList() {
-		if f.Effect == Reads {
-			continue
+		if f.Effect != Reads {
+			names = append(names, f.Names...)
 		}
-		for _, n := range f.Names {
-			if ok, err := path.Match(glob, n); ok || err != nil {
-				return true
-			}
+	}
+	g := globpkg.CompileValue(glob)
+	for _, n := range names {
+		if g.Match(n) {
+			return true
 		}
 	}
 	return false

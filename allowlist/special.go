@@ -1,6 +1,7 @@
 package allowlist
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -39,8 +40,8 @@ var findFlags = func() []Flag {
 		Use("-prune", "skips a directory"), Use("-quit", "stops"), Use("-not", "negation"), Use("-a, -and", "and"),
 		Use("-o, -or", "or"),
 		Refuse(Deletes, "-delete", "deletes files"),
-		Refuse(Runs, "-exec", "runs a program for each file"), Refuse(Runs, "-execdir", "runs a program for each file"),
-		Refuse(Runs, "-ok", "runs a program for each file"), Refuse(Runs, "-okdir", "runs a program for each file"),
+		Refuse(Runs, "-ok", "runs a program for each file, after asking on the terminal"),
+		Refuse(Runs, "-okdir", "runs a program for each file, after asking on the terminal"),
 		Refuse(Writes, "-fls FILE", "writes to a file"), Refuse(Writes, "-fprint FILE", "writes to a file"),
 		Refuse(Writes, "-fprint0 FILE", "writes to a file"), Refuse(Writes, "-fprintf FILE FORMAT", "writes to a file"),
 	}
@@ -460,7 +461,8 @@ var calFlags = []Flag{
 }
 
 var sysEntries = []*Entry{
-	{Words: []string{"find"}, Note: "searches for files", Example: "find . -name x", ExactFlags: true, KeepFlags: true, Flags: findFlags},
+	{Words: []string{"find"}, Note: "searches for files (-exec and -execdir only with a reader of the catalogue)", Example: "find . -name x",
+		ExactFlags: true, KeepFlags: true, Flags: findFlags, Exec: []string{"-exec", "-execdir"}},
 	sedEntry, dateEntry, jqEntry, psEntry, awkEntry("awk"), awkEntry("gawk"), awkEntry("mawk"), awkEntry("nawk"),
 	{Words: []string{"id"}, Note: "prints user and group ids", Example: "id", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-a", "ignored"), Use("-Z, --context", "security context"), Use("-g, --group", "group"), Use("-G, --groups", "groups"),
@@ -610,6 +612,11 @@ func init() {
 	// it run only when that input is a file lister's whose trees are
 	// judged like a recursive read (resolve.XargsInputs).
 	xargsEntry.Check = xargsCheck
+	for _, e := range sysEntries {
+		if e.Name() == "find" {
+			e.Check = findExecCheck // reads builtin: set here, not in the initialiser
+		}
+	}
 	sysEntries = append(sysEntries, xargsEntry)
 	builtin = append(builtin, xargsEntry) // after the var initialisers: builtin is set by then
 }
@@ -716,4 +723,63 @@ var tarEntry = &Entry{Words: []string{"tar"}, Note: "lists an archive (-t only; 
 func init() {
 	sysEntries = append(sysEntries, tarEntry)
 	builtin = append(builtin, tarEntry)
+}
+
+// findExecCheck judges the commands of find -exec and -execdir: each
+// must be a reader of the built-in catalogue that is allowed with a found
+// file in place of "{}" ("find . -name '*.py' -exec wc -l {} \;"). The
+// files it reads are every file under find's starting points, which the
+// engine walks like a recursive read (resolve.XargsInputs), so a key
+// there asks. A found name always starts with a starting point ("./x",
+// "src/x"), never with "-".
+func findExecCheck(c *Call) *Refusal {
+	if len(c.Execs) == 0 {
+		return nil
+	}
+	if c.Has("-L", "-follow", "-H") {
+		return refuse("-exec", "find follows symlinks here, so the command could read files outside the trees judged")
+	}
+	for _, argv := range c.Execs {
+		if !slices.Contains(argv, "{}") {
+			return refuse(argv[0], "-exec without {} runs %s on nothing found", argv[0])
+		}
+		found := make([]string, len(argv))
+		for i, w := range argv {
+			found[i] = w
+			if w == "{}" {
+				found[i] = "./found"
+			} else if strings.Contains(w, "{}") {
+				return refuse(w, "holds {} inside a word, which find replaces with a file name")
+			}
+		}
+		var e *Entry
+		for _, x := range builtin {
+			if _, _, ok := x.Judge(found); ok && (e == nil || len(x.Words) > len(e.Words)) {
+				e = x
+			}
+		}
+		if e == nil || e == xargsEntry || e.Words[0] == "find" {
+			return refuse(argv[0], "find -exec would run %s, which is not a reader of the read-only catalogue", argv[0])
+		}
+		// What find runs is not what the engine plans: git under find
+		// would run without gitsafe's overrides, a pack's program without
+		// its pinned settings.
+		if len(e.Words) > 1 || e.Words[0] == "git" || e.Pack != "" || len(e.Hazards) > 0 {
+			return refuse(argv[0], "find -exec runs %s without the protections agentgate gives it when it runs it itself", e.Name())
+		}
+		inner, r, _ := e.Judge(found)
+		if r != nil {
+			return r
+		}
+		if e.Operands.Max > 0 || e.Operands.None {
+			return refuse(argv[0], "%s takes a limited number of operands: more found files could become an output file", e.Name())
+		}
+		for _, p := range inner.Paths {
+			if p != "./found" {
+				c.Paths = append(c.Paths, p)
+			}
+		}
+		c.Strings = append(c.Strings, inner.Strings...)
+	}
+	return nil
 }

@@ -21,7 +21,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 	trees, blind, xargs := resolve.XargsInputs(j.Request.Text)
 	if xargs && blind {
 		return gate.Escalate(d, gate.Reason{Check: gate.CheckSensitive, Match: "xargs", Source: "recursive read",
-			Message: "xargs opens the files named on its input, and what feeds it here is not a file lister agentgate can judge (find, ls, rg --files, git ls-files)"})
+			Message: "xargs (or find -exec) opens the files it is handed, and what hands them here is not a file lister agentgate can judge (find, ls, rg --files, git ls-files with literal words)"})
 	}
 	if why := resolve.Check(resolve.Options{ReadTrees: trees, Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths,
 		Environ: e.Environ(), UntrustedDirs: j.Config.UntrustedDirs,

@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -253,12 +254,18 @@ func decideAllow(rules []allowlist.Rule, args []Arg, argv []string) Decision {
 // entry counts them (uniq IN OUT, xxd IN OUT).
 func entryExpansion(r *allowlist.Rule, args []Arg) (Reason, bool) {
 	o := r.Entry.Operands
+	// A Check reads operands by position; find's reads only its -exec
+	// commands, where a glob could become ";" and end one early.
+	positional := r.Entry.Check != nil
+	if len(r.Entry.Exec) > 0 {
+		positional = slices.ContainsFunc(args, func(a Arg) bool { return slices.Contains(r.Entry.Exec, a.Value) })
+	}
 	for _, a := range args[min(1, len(args)):] {
 		switch {
 		case a.mayStartFlag() && (a.Expands == "glob" && r.Entry.GlobRisk(a.Value) || a.Expands != "glob" && r.Entry.FlagRisk()):
 			return Reason{Check: CheckException, Match: a.Value, Rule: r.String(), Source: r.Source.String(),
 				Message: fmt.Sprintf("argument %s is a %s that bash may expand into a flag, and %s has flags that write or run programs", quoteMatch(a.Value), a.Expands, r.String())}, true
-		case a.globbed() && (o.Max > 0 || o.None || r.Entry.Check != nil):
+		case a.globbed() && (o.Max > 0 || o.None || positional):
 			return Reason{Check: CheckException, Match: a.Value, Rule: r.String(), Source: r.Source.String(),
 				Message: fmt.Sprintf("argument %s is a %s that bash may expand into several words, and %s counts its operands", quoteMatch(a.Value), a.Expands, r.String())}, true
 		}

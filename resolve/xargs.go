@@ -41,6 +41,17 @@ func XargsInputs(text string) (roots []string, blind, found bool) {
 	}
 	for n := range syntax.Preorder(f) {
 		c, ok := n.(*syntax.CallExpr)
+		if ok && findExec(c) {
+			// find -exec READER {} runs the reader on every file under
+			// find's starting points: those trees are read.
+			found = true
+			if r, ok := listerRoots(c); ok {
+				roots = append(roots, r...)
+			} else {
+				blind = true
+			}
+			continue
+		}
 		if !ok || !mentionsXargs(c) {
 			continue
 		}
@@ -95,8 +106,10 @@ func listerRoots(c *syntax.CallExpr) ([]string, bool) {
 	for i, w := range c.Args {
 		v, ok := staticValue(w)
 		// A starting point must be spelled as it is; an expression's
-		// pattern ("*.go", quoted) is only read by find.
-		if !ok || (i == 0 || !strings.HasPrefix(v, "-") && !isQuoted(w)) && strings.ContainsAny(v, "$`\\*?[{~") {
+		// pattern ("*.go", quoted) is only read by find, and so are
+		// -exec's "{}" and its terminator.
+		execWord := v == "{}" || v == `\;` || v == ";" || v == "+"
+		if !ok || !execWord && (i == 0 || !strings.HasPrefix(v, "-") && !isQuoted(w)) && strings.ContainsAny(v, "$`\\*?[{~") {
 			return nil, false
 		}
 		argv = append(argv, v)
@@ -216,4 +229,20 @@ func (r *resolver) dashNames(roots []string) {
 			}
 		}
 	}
+}
+
+// findExec reports a find command with -exec or -execdir.
+func findExec(c *syntax.CallExpr) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	if v, ok := staticValue(c.Args[0]); !ok || path.Base(v) != "find" {
+		return false
+	}
+	for _, w := range c.Args[1:] {
+		if v, ok := staticValue(w); ok && (v == "-exec" || v == "-execdir") {
+			return true
+		}
+	}
+	return false
 }
