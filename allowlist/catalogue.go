@@ -41,6 +41,11 @@ type Entry struct {
 	// StopAtOperand ends the options at the first operand, as POSIX
 	// getopt does: xargs's command and its flags follow.
 	StopAtOperand bool
+	// NamesOnly marks programs that print the names (and metadata) of
+	// their operands, never their contents (ls, git ls-files, find
+	// without -exec): an operand that names a secret is no read of it.
+	// Files named by flag values are still judged (tree --infofile).
+	NamesOnly bool
 	// Exec are flags that take a command up to a word ";" or "{} +"
 	// (find -exec): the command is kept in [Call.Execs] for the Check to
 	// judge, never read as the entry's own flags.

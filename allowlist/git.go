@@ -228,7 +228,7 @@ var gitEntries = []*Entry{
 		Use("--stop-at-non-option, --keep-dashdash", "parsing"), Use("--end-of-options", "ends options"),
 		Refuse(Unjudged, "--parseopt", "reads an option spec from standard input"),
 	}},
-	{Words: []string{"git", "ls-files"}, Note: "lists tracked files", Example: "git ls-files", Flags: []Flag{
+	{Words: []string{"git", "ls-files"}, Note: "lists tracked files", Example: "git ls-files", NamesOnly: true, Flags: []Flag{
 		Use("-c, --cached, -d, --deleted, -m, --modified, -o, --others, -i, --ignored, -s, --stage, -u, --unmerged, -k, --killed", "selection"),
 		Use("--directory, --no-empty-directory, --eol, --deduplicate", "listing"), Use("-x, --exclude=PATTERN", "excludes"),
 		Use("-X, --exclude-from=FILE", "reads exclude patterns from FILE"), Use("--exclude-per-directory=FILE", "per-directory ignore file"),

@@ -111,3 +111,18 @@ func PathWords(rules []Rule, argv []string) []string {
 	}
 	return out
 }
+
+// ListedWords are the operands of argv that a names-only program lists
+// rather than reads (ls .env*, git ls-files .env, find without -exec):
+// nil for any other command.
+func ListedWords(rules []Rule, argv []string) []string {
+	e := judgingEntry(rules, argv)
+	if e == nil || !e.NamesOnly {
+		return nil
+	}
+	c, r, _ := e.Judge(argv)
+	if r != nil || len(c.Execs) > 0 {
+		return nil
+	}
+	return c.Operands
+}

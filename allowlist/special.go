@@ -462,7 +462,7 @@ var calFlags = []Flag{
 
 var sysEntries = []*Entry{
 	{Words: []string{"find"}, Note: "searches for files (-exec and -execdir only with a reader of the catalogue)", Example: "find . -name x",
-		ExactFlags: true, KeepFlags: true, Flags: findFlags, Exec: []string{"-exec", "-execdir"}},
+		ExactFlags: true, KeepFlags: true, NamesOnly: true, Flags: findFlags, Exec: []string{"-exec", "-execdir"}},
 	sedEntry, dateEntry, jqEntry, psEntry, awkEntry("awk"), awkEntry("gawk"), awkEntry("mawk"), awkEntry("nawk"),
 	{Words: []string{"id"}, Note: "prints user and group ids", Example: "id", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-a", "ignored"), Use("-Z, --context", "security context"), Use("-g, --group", "group"), Use("-G, --groups", "groups"),

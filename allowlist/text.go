@@ -14,7 +14,7 @@ var (
 )
 
 var textEntries = []*Entry{
-	{Words: []string{"ls"}, Note: "lists directories", Example: "ls d", Flags: []Flag{
+	{Words: []string{"ls"}, Note: "lists directories", Example: "ls d", NamesOnly: true, Flags: []Flag{
 		Use("-a, --all", "lists dot files"), Use("-A, --almost-all", "lists dot files but . and .."),
 		Use("--author", "prints the author"), Use("-b, --escape", "C escapes"),
 		Use("--block-size=SIZE", "size unit"), Use("-B, --ignore-backups", "skips ~ files"),
@@ -238,7 +238,7 @@ var textEntries = []*Entry{
 		Use("-l, --verbose", "all differences"), Use("-n, --bytes=N", "limits bytes"), Use("-s, --quiet, --silent", "no output"),
 		help, Use("-v, --version", "prints the version"),
 	}},
-	{Words: []string{"tree"}, Note: "lists directories as a tree", Example: "tree d", SingleDash: true, Flags: []Flag{
+	{Words: []string{"tree"}, Note: "lists directories as a tree", Example: "tree d", SingleDash: true, NamesOnly: true, Flags: []Flag{
 		Use("-a", "all files"), Use("-d", "directories only"), Use("-l", "follows symlinks"), Use("-f", "full paths"),
 		Use("-x", "one file system"), Use("-L N", "depth"), Use("-P PATTERN", "lists only names matching"),
 		Use("-I PATTERN", "hides names matching"), Use("--gitignore", "uses .gitignore"), Use("--gitfile=FILE", "reads ignore patterns from FILE"),
@@ -276,7 +276,7 @@ var textEntries = []*Entry{
 	{Words: []string{"dirname"}, Note: "strips the last component of a path", Example: "dirname a/b", Flags: []Flag{
 		Use("-z, --zero", "NUL ends lines"), help, version,
 	}},
-	{Words: []string{"du"}, Note: "estimates disk usage", Example: "du d", Flags: []Flag{
+	{Words: []string{"du"}, Note: "estimates disk usage", Example: "du d", NamesOnly: true, Flags: []Flag{
 		Use("-0, --null", "NUL ends lines"), Use("-a, --all", "files too"), Use("--apparent-size", "apparent size"),
 		Use("-B, --block-size=SIZE", "block size"), Use("-b, --bytes", "bytes"), Use("-c, --total", "total"),
 		Use("-D, --dereference-args", "follows operand symlinks"), Use("-d, --max-depth=N", "depth"),

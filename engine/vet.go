@@ -25,7 +25,8 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 	}
 	if why := resolve.Check(resolve.Options{ReadTrees: trees, Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths,
 		Environ: e.Environ(), UntrustedDirs: j.Config.UntrustedDirs,
-		PathWords: func(argv []string) []string { return allowlist.PathWords(j.Config.Rules, argv) },
+		PathWords:   func(argv []string) []string { return allowlist.PathWords(j.Config.Rules, argv) },
+		ListedWords: func(argv []string) []string { return allowlist.ListedWords(j.Config.Rules, argv) },
 	}, d.Commands(), d.Redirects()); len(why) > 0 {
 		return gate.Escalate(d, why[0])
 	}

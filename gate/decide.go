@@ -409,6 +409,19 @@ func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decisi
 	// xargs cat"): with it anywhere, every word is judged as a path.
 	literal := (len(req.Argv) > 0 || literalFile(file)) && !runsXargs(segs)
 	pathSegs := pathSegments(req.Rules, segs, literal)
+	// A names-only program's operand may match a secret's name without
+	// reading it: "ls .env*" lists, "cat .env" reads. Directories of
+	// secrets (~/.ssh) still ask: their listing is their contents.
+	if !runsXargs(segs) {
+		for _, argv := range segs {
+			for _, w := range allowlist.ListedWords(req.Rules, argv) {
+				if sensitive.listed == nil {
+					sensitive.listed = map[string]bool{}
+				}
+				sensitive.listed[w] = true
+			}
+		}
+	}
 	// The text's own assignments ("X=~/.bashrc; echo >> $X") count.
 	self.p.flow, sensitive.p.flow = req.Paths.flow, req.Paths.flow
 	selfHit, sensHit, isSelf := hits(pathSegs, self, sensitive)

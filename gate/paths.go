@@ -188,6 +188,9 @@ type matcher struct {
 	prefixes []pattern // absolute: the path and below
 	inner    []pattern // relative with a slash: components anywhere
 	names    []pattern // a file or directory name, maybe a glob
+	// listed are words a names-only program lists: a name pattern's
+	// match there is no read (see protect).
+	listed map[string]bool
 }
 
 type pattern struct {
@@ -255,6 +258,17 @@ func (p Paths) matcher(patterns []string) matcher {
 	return m
 }
 
+// namePattern reports whether pat is one of m's name patterns (".env",
+// "*.pem"), not a directory or absolute one.
+func (m matcher) namePattern(pat string) bool {
+	for _, t := range m.names {
+		if t.text == pat {
+			return true
+		}
+	}
+	return false
+}
+
 func (m matcher) empty() bool { return len(m.prefixes)+len(m.inner)+len(m.names) == 0 }
 
 // hit returns the first word of segs that names a pattern.
@@ -285,7 +299,7 @@ func hits(segs [][]string, self, sensitive matcher) (selfHit, sensitiveHit pathH
 					return pathHit{w, pat}, sensitiveHit, true
 				}
 				if !haveSensitive {
-					if pat, ok := sensitive.match(abs, isGlob); ok {
+					if pat, ok := sensitive.match(abs, isGlob); ok && !(sensitive.listed[w] && sensitive.namePattern(pat)) {
 						sensitiveHit, haveSensitive = pathHit{w, pat}, true
 					}
 				}
@@ -632,6 +646,14 @@ func (p Paths) MatchPath(abs string) (check Check, pattern string, ok bool) {
 		return CheckSensitive, pat, true
 	}
 	return "", "", false
+}
+
+// NamePattern reports whether pat is a sensitive name pattern (".env",
+// "*.pem"): a names-only program may list what it matches without
+// reading it, unlike a directory of secrets ("~/.ssh").
+func (p Paths) NamePattern(pat string) bool {
+	_, sensitive := p.matchers()
+	return sensitive.namePattern(pat)
 }
 
 // MatchSensitive is [Paths.MatchPath] for the sensitive patterns only.

@@ -74,6 +74,18 @@ func TestProtectedPaths(t *testing.T) {
 		{`sh -c 'cat ~/.ssh/id_rsa'`, gate.CheckSensitive},
 		{`cat < ~/.ssh/id_rsa`, gate.CheckSensitive},
 		{`echo .env | xargs cat`, gate.CheckSensitive},
+		// Names-only programs list a secret's name without reading it;
+		// a directory of secrets is its contents, and a file named by a
+		// flag value is read.
+		{"ls .env*", ""},
+		{"ls -la .env", ""},
+		{"git ls-files .env", ""},
+		{"find . -name .env", ""},
+		{"du -sh .env", ""},
+		{"ls ~/.ssh/id_rsa", gate.CheckSensitive},
+		{"tree --infofile=.env", gate.CheckSensitive},
+		{"find . -name .env -exec cat {} +", ""}, // the walk, in the engine, judges what it reads
+		{"ls .env | xargs cat", gate.CheckSensitive},
 	}
 	for _, tt := range tests {
 		d := gate.Decide(gate.Request{Text: tt.text, Rules: allowlist.Defaults(), Paths: paths})

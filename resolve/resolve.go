@@ -45,6 +45,7 @@ import (
 	"os/user"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -72,6 +73,9 @@ type Options struct {
 	// list-from-file flags and recursive reads are judged on the whole
 	// argv either way.
 	PathWords func(argv []string) []string
+	// ListedWords are the operands a names-only program lists rather
+	// than reads (allowlist.ListedWords).
+	ListedWords func(argv []string) []string
 	// ReadTrees are trees the command reads in full, hidden files
 	// included, although no word names their files (what feeds xargs:
 	// [XargsInputs]).
@@ -116,15 +120,19 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 				paths = r.expandGlobs(pw[1:])
 			}
 		}
+		var listed []string
+		if r.o.ListedWords != nil {
+			listed = r.expandGlobs(r.o.ListedWords(argv))
+		}
 		for _, w := range paths {
 			for _, c := range gate.PathCandidates(w) {
-				r.path(w, c)
+				r.path(w, c, slices.Contains(listed, w))
 			}
 		}
 		r.recursive(argv[0], words, argv)
 	}
 	for _, t := range redirects {
-		r.path(t, t)
+		r.path(t, t, false)
 	}
 	if len(o.ReadTrees) > 0 {
 		r.dashNames(o.ReadTrees)
@@ -190,7 +198,7 @@ func (r *resolver) changeDir(argv []string) bool {
 			Message: "cd - (or cd with several arguments) goes to a directory that cannot be followed"})
 		return true
 	}
-	r.path(target, target)
+	r.path(target, target, false)
 	if visited, err := walkLinks(r.lexical(target)); err == nil && len(visited) > 0 {
 		r.o.Cwd = visited[len(visited)-1]
 		r.o.Paths.Cwd = r.o.Cwd
@@ -200,7 +208,11 @@ func (r *resolver) changeDir(argv []string) bool {
 
 // path judges one candidate c of word w: every path the lookup of c
 // passes through.
-func (r *resolver) path(w, c string) {
+//
+// A listed word is an operand a names-only program lists (ls .env): it
+// does not read it, so neither a FIFO nor a hard link matters, and a
+// secret's name is no read; a directory of secrets still is.
+func (r *resolver) path(w, c string, listed bool) {
 	abs := r.lexical(c)
 	if abs == "" {
 		return
@@ -214,18 +226,18 @@ func (r *resolver) path(w, c string) {
 		r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "resolved path",
 			Message: fmt.Sprintf("cannot tell what %s reaches: %v", quote(w), err)})
 	}
-	if n := len(visited); n > 0 && isFIFO(visited[n-1]) {
+	if n := len(visited); n > 0 && isFIFO(visited[n-1]) && !listed {
 		r.add(gate.Reason{Check: gate.CheckWords, Match: w, Source: "resolved path",
 			Message: fmt.Sprintf("%s is a FIFO: reading it blocks until someone writes", quote(w))})
 	}
-	if n := len(visited); n > 0 && hardLinkedPrivate(visited[n-1]) {
+	if n := len(visited); n > 0 && hardLinkedPrivate(visited[n-1]) && !listed {
 		r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "resolved path",
 			Message: fmt.Sprintf("%s is a hard link to a private file (another name for it exists, and only its owner may read it): it may be a key under an innocent name", quote(w))})
 	}
 	visited = append(visited, path.Clean(abs))
 	for _, p := range visited {
 		for _, q := range procAliases(p) {
-			if check, pat, ok := r.o.Paths.MatchPath(q); ok {
+			if check, pat, ok := r.o.Paths.MatchPath(q); ok && !(listed && check == gate.CheckSensitive && r.o.Paths.NamePattern(pat)) {
 				msg := fmt.Sprintf("%s reaches %s, which may hold secrets (%s): reading it sends them to the model", quote(w), q, pat)
 				if check == gate.CheckSelfProtect {
 					msg = fmt.Sprintf("%s reaches %s, a protected file that changes how commands run (%s)", quote(w), q, pat)
