@@ -6,7 +6,7 @@ import (
 )
 
 // builtin is the catalogue of read-only entries allowed by default.
-var builtin = slices.Concat(textEntries, sysEntries, gitEntries)
+var builtin = slices.Concat(textEntries, sysEntries, gitEntries, versionEntries)
 
 // globals are the flag tables of programs whose subcommands are entries:
 // "git -C DIR --no-pager log" is judged as "git log" with the global

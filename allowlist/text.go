@@ -441,3 +441,24 @@ func atFileCheck(c *Call) *Refusal {
 	}
 	return nil
 }
+
+// versionEntries print an interpreter's or toolchain's version and stop:
+// "node --version" asked although nothing else is read. Each is only the
+// program and its version flag, no operand. Programs with an opt-in pack
+// (cargo, docker, gh, go, kubectl, npm, pip, pnpm, uv, yarn) have theirs
+// there, with their global flags.
+var versionEntries = func() []*Entry {
+	var out []*Entry
+	for _, v := range []struct{ prog, flag string }{
+		{"node", "--version"}, {"node", "-v"}, {"python3", "--version"}, {"python3", "-V"}, {"python", "--version"},
+		{"python", "-V"}, {"ruby", "--version"}, {"ruby", "-v"}, {"perl", "--version"}, {"perl", "-v"},
+		{"php", "--version"}, {"java", "-version"}, {"java", "--version"}, {"javac", "-version"}, {"javac", "--version"},
+		{"rustc", "--version"}, {"rustc", "-V"}, {"npx", "--version"}, {"deno", "--version"}, {"bun", "--version"},
+		{"gcc", "--version"}, {"g++", "--version"}, {"clang", "--version"}, {"make", "--version"}, {"cmake", "--version"},
+		{"terraform", "--version"}, {"dotnet", "--version"}, {"swift", "--version"}, {"mvn", "--version"}, {"gradle", "--version"},
+	} {
+		out = append(out, &Entry{Words: []string{v.prog, v.flag}, Note: "prints the version", Example: v.prog + " " + v.flag,
+			Operands: Operands{None: true}})
+	}
+	return out
+}()

@@ -38,6 +38,15 @@ func TestDecideTable(t *testing.T) {
 		{"find . -name '*.go' -type f", gate.Allow, gate.CheckAllowlist, "find"},
 		{"rg -n foo src/", gate.Allow, gate.CheckAllowlist, "rg"},
 		{"sort -n -k2 data.txt", gate.Allow, gate.CheckAllowlist, "sort"},
+		// An interpreter's version, and nothing else (issue 18).
+		{"node --version", gate.Allow, gate.CheckAllowlist, "node --version"},
+		{"python3 --version", gate.Allow, gate.CheckAllowlist, "python3 --version"},
+		{"git --version", gate.Allow, gate.CheckAllowlist, "git --version"},
+		{"python3 --version script.py", gate.Ask, gate.CheckException, ""},
+		{"node -e 'require(\"fs\")'", gate.Ask, gate.CheckDefault, ""},
+		// find -exec with a reader; the trees are judged by the engine.
+		{"find . -name '*.py' -exec wc -l {} +", gate.Allow, gate.CheckAllowlist, "find"},
+		{"find . -exec rm {} +", gate.Ask, gate.CheckException, ""},
 		{"git branch", gate.Allow, gate.CheckAllowlist, "git branch"},
 		{"git branch -a -v", gate.Allow, gate.CheckAllowlist, "git branch"},
 		{"git branch --show-current", gate.Allow, gate.CheckAllowlist, "git branch"},

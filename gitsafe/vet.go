@@ -391,6 +391,9 @@ func parseInvocation(argv []string, dir string) (invocation, []Finding) {
 			inv.gitDir = rawJoin(inv.dir, a[len("--git-dir="):])
 		case a == "-c":
 			out = append(out, commandLineKey(next())...)
+		case a == "--version" || a == "--build-options":
+			// "git --version" prints the version before reading any
+			// configuration.
 		case a == "--no-pager" || a == "-P" || a == "--no-replace-objects" || a == "--literal-pathspecs" ||
 			a == "--glob-pathspecs" || a == "--noglob-pathspecs" || a == "--icase-pathspecs" || a == "--no-optional-locks":
 		case strings.HasPrefix(a, "-"):
