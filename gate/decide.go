@@ -43,6 +43,9 @@ type Request struct {
 	// command's directory and environment). When nil, commands of entries
 	// that have hazards (the packs, "git remote -v") ask.
 	Hazards func(argv []string) []string
+
+	// nested counts the "bash -c" strings judged as their text.
+	nested int
 }
 
 // Decide judges a command. The first step that applies wins:
@@ -116,11 +119,71 @@ func Decide(req Request) (d Decision) {
 		d = ask(Reason{Check: CheckText, Match: fmt.Sprintf("%d commands", len(segs)),
 			Message: fmt.Sprintf("command holds more than %d commands and wrappers, too many to check against the rules", MaxSegments)})
 	}
+	if inner, ok := shellString(req, file, d); ok {
+		return inner
+	}
 	if d.verdict != Allow {
 		d.risks = risks(segs)
 	}
 	d.severity = severity(req, segs)
 	return d
+}
+
+// shellString judges a plain "bash -c TEXT" (or sh) as TEXT: "bash -c
+// 'ls -la'" asked only because bash is not on the allowlist (issue 18).
+// Only the plain form: no other flag (-l, -i, --rcfile read start-up
+// files), no further argument ($0, $1), no redirect or assignment, and
+// only where the outer text asked for nothing but that (a deny or ask
+// rule on bash, a protected path, all stand). The inner decision stands
+// for the whole: the engine runs a literal inner command directly, and
+// anything else through bash with start-up variables removed, as the
+// outer text would have run it.
+func shellString(req Request, file *syntax.File, d Decision) (Decision, bool) {
+	if d.verdict != Ask || d.sticky || d.Primary().Check != CheckDefault || req.nested >= 2 || len(req.Argv) > 0 || file == nil || len(file.Stmts) != 1 {
+		return d, false
+	}
+	st := file.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) != 3 {
+		return d, false
+	}
+	var argv []string
+	for _, w := range call.Args {
+		if _, static := staticWord(w); !static || expansion(w, false) != "" {
+			return d, false
+		}
+		fields, err := wordFields(w)
+		if err != nil || len(fields) != 1 {
+			return d, false
+		}
+		argv = append(argv, fields[0])
+	}
+	switch argv[0] {
+	case "bash", "sh", "/bin/bash", "/bin/sh", "/usr/bin/bash":
+	default:
+		return d, false
+	}
+	if argv[1] != "-c" {
+		return d, false
+	}
+	sub := req
+	sub.Text, sub.nested = argv[2], req.nested+1
+	inner := Decide(sub)
+	if inner.verdict == Deny {
+		return inner, true
+	}
+	// The gate reads the text as bash does. sh may be another shell
+	// (dash) that reads it otherwise; only a literal simple command,
+	// which the engine runs directly, means the same to both.
+	if !strings.HasSuffix(argv[0], "bash") && !inner.Literal() {
+		return d, false
+	}
+	for i := range inner.reasons {
+		if i == 0 {
+			inner.reasons[i].Message = argv[0] + " -c runs its text: " + inner.reasons[i].Message
+		}
+	}
+	return inner, true
 }
 
 // decide returns the decision and, when the text is one simple command,

@@ -44,6 +44,11 @@ func TestDecideTable(t *testing.T) {
 		{"git --version", gate.Allow, gate.CheckAllowlist, "git --version"},
 		{"python3 --version script.py", gate.Ask, gate.CheckException, ""},
 		{"node -e 'require(\"fs\")'", gate.Ask, gate.CheckDefault, ""},
+		// A plain shell string is judged as its text (issue 18).
+		{"bash -c 'ls -la'", gate.Allow, gate.CheckAllowlist, "ls"},
+		{"sh -c 'cat f'", gate.Allow, gate.CheckAllowlist, "cat"},
+		{"bash -c 'git log | head -3'", gate.Ask, gate.CheckOperator, "|"}, // compound = "ask" holds inside the string too
+		{"bash -c 'rm -rf build'", gate.Ask, gate.CheckDefault, ""},
 		// find -exec with a reader; the trees are judged by the engine.
 		{"find . -name '*.py' -exec wc -l {} +", gate.Allow, gate.CheckAllowlist, "find"},
 		{"find . -exec rm {} +", gate.Ask, gate.CheckException, ""},
