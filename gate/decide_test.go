@@ -44,6 +44,12 @@ func TestDecideTable(t *testing.T) {
 		{"git --version", gate.Allow, gate.CheckAllowlist, "git --version"},
 		{"python3 --version script.py", gate.Ask, gate.CheckException, ""},
 		{"node -e 'require(\"fs\")'", gate.Ask, gate.CheckDefault, ""},
+		// echo of a variable that holds no secret (issue 18).
+		{"echo $PATH", gate.Allow, gate.CheckAllowlist, "echo"},
+		{`echo "$HOME/src"`, gate.Allow, gate.CheckAllowlist, "echo"},
+		{"echo $GITHUB_TOKEN", gate.Ask, gate.CheckWords, ""},
+		{"echo ${PATH:-$(id)}", gate.Ask, gate.CheckOperator, ""},
+		{"cat $PATH", gate.Ask, gate.CheckWords, ""},
 		// A plain shell string is judged as its text (issue 18).
 		{"bash -c 'ls -la'", gate.Allow, gate.CheckAllowlist, "ls"},
 		{"sh -c 'cat f'", gate.Allow, gate.CheckAllowlist, "cat"},

@@ -120,6 +120,10 @@ func shellWords(text string, f *syntax.File, err error) (args []Arg, why Reason,
 	}
 	for i, w := range call.Args {
 		a, why, ok := wordArg(text, w, i)
+		if !ok && i > 0 && printsOnly(args[0].Value) && plainVariables(w) {
+			// "echo $PATH": a variable of no secret, printed.
+			a, ok = Arg{Value: text[w.Pos().Offset():w.End().Offset()], Expands: "variable"}, true
+		}
 		if !ok {
 			return nil, why, false
 		}
@@ -351,4 +355,50 @@ func isBracePair(w *syntax.Word) bool {
 	}
 	lit, ok := w.Parts[0].(*syntax.Lit)
 	return ok && lit.Value == "{}"
+}
+
+// printsOnly are the programs whose operands are only printed: a variable
+// there is shown, not run or opened.
+func printsOnly(prog string) bool { return prog == "echo" || prog == "printf" }
+
+// publicVariables hold no secret by their nature: where things are and
+// how the shell is set up. Anything else may hold a token (echo
+// $GITHUB_TOKEN prints it to the model).
+var publicVariables = map[string]bool{
+	"PATH": true, "HOME": true, "PWD": true, "OLDPWD": true, "SHELL": true, "USER": true, "LOGNAME": true,
+	"LANG": true, "LANGUAGE": true, "LC_ALL": true, "LC_CTYPE": true, "TERM": true, "TMPDIR": true,
+	"HOSTNAME": true, "EDITOR": true, "VISUAL": true, "PAGER": true, "GOPATH": true, "GOROOT": true,
+	"GOBIN": true, "JAVA_HOME": true, "NODE_ENV": true, "VIRTUAL_ENV": true, "CONDA_PREFIX": true,
+	"PYTHONPATH": true, "XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "XDG_STATE_HOME": true,
+	"XDG_CACHE_HOME": true, "XDG_RUNTIME_DIR": true, "SHLVL": true, "COLUMNS": true, "LINES": true,
+	"BASH_VERSION": true, "OSTYPE": true, "MACHTYPE": true, "HOSTTYPE": true,
+}
+
+// plainVariables reports whether w holds, beside literal text, only
+// plain expansions of public variables ($PATH, ${HOME}, "$SHELL"): no
+// operator (${X:-...}, ${#X}, ${!X}), index or substitution.
+func plainVariables(w *syntax.Word) bool {
+	seen := false
+	var ok func(parts []syntax.WordPart) bool
+	ok = func(parts []syntax.WordPart) bool {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit, *syntax.SglQuoted:
+			case *syntax.DblQuoted:
+				if !ok(p.Parts) {
+					return false
+				}
+			case *syntax.ParamExp:
+				if p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil ||
+					p.Names != 0 || p.Param == nil || !publicVariables[p.Param.Value] {
+					return false
+				}
+				seen = true
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return ok(w.Parts) && seen
 }
