@@ -205,9 +205,16 @@ func TestCatalogueWords(t *testing.T) {
 		// cd DIR && ...: the rest is judged from DIR too.
 		{"cd ./sub && ls", true, gate.Allow, gate.CheckAllowlist},
 		{"cd ./sub && cat ../../.aws/credentials", true, gate.Ask, gate.CheckSensitive},
-		{"cd /tmp && ls", true, gate.Ask, gate.CheckDefault},
-		{"cd sub && ls", true, gate.Ask, gate.CheckDefault}, // CDPATH could send it anywhere
-		{"cd ../.. && ls", true, gate.Ask, gate.CheckDefault},
+		// Anywhere (issue 18): the target is judged as a path, and the
+		// rest from it; "cd sub" only without CDPATH in the environment.
+		{"cd /tmp && ls", true, gate.Allow, gate.CheckAllowlist},
+		{"cd sub && ls", true, gate.Allow, gate.CheckAllowlist},
+		{"cd ../.. && ls", true, gate.Allow, gate.CheckAllowlist},
+		{"cd ~/.ssh && ls", true, gate.Ask, gate.CheckSensitive},
+		{"cd ~/.ssh && cat id_rsa", true, gate.Ask, gate.CheckSensitive},
+		{"cd /home/u/.aws && cat credentials", true, gate.Ask, gate.CheckSensitive},
+		{"cd .git && cat config", true, gate.Ask, gate.CheckSelfProtect},
+		{"cd - && ls", true, gate.Ask, gate.CheckDefault},
 		{"cd ./sub && git log", true, gate.Ask, gate.CheckException},
 		{"ls && cd sub", true, gate.Ask, gate.CheckDefault},
 	}
@@ -332,5 +339,18 @@ func TestPackCredentials(t *testing.T) {
 		if d := gate.Decide(gate.Request{Text: text, Rules: allRules(), Paths: defaultPaths, Hazards: noHazards}); d.Verdict() != gate.Allow {
 			t.Errorf("Decide(%q) = %s (%s); want allow", text, d.Verdict(), d.Primary().Message)
 		}
+	}
+}
+
+// "cd NAME" looks NAME up in CDPATH when the environment sets it: then
+// where it goes is not known, and the compound asks.
+func TestCdWithCDPATH(t *testing.T) {
+	p := defaultPaths
+	p.Vars = map[string]string{"CDPATH": "/home/u"}
+	if d := gate.Decide(gate.Request{Text: "cd sub && ls", Rules: allowlist.Defaults(), Paths: p, Split: true, Hazards: noHazards}); d.Verdict() == gate.Allow {
+		t.Errorf("cd sub with CDPATH set: allowed")
+	}
+	if d := gate.Decide(gate.Request{Text: "cd ./sub && ls", Rules: allowlist.Defaults(), Paths: p, Split: true, Hazards: noHazards}); d.Verdict() != gate.Allow {
+		t.Errorf("cd ./sub with CDPATH set: %s (%s)", d.Verdict(), d.Primary())
 	}
 }

@@ -243,15 +243,20 @@ func cdTarget(req Request, f *syntax.File) string {
 	}
 	dir := fields[0]
 	switch {
-	case strings.HasPrefix(dir, "~-") || strings.HasPrefix(dir, "~+"):
+	case dir == "" || strings.HasPrefix(dir, "-") || strings.HasPrefix(dir, "~-") || strings.HasPrefix(dir, "~+"):
 		return ""
 	case strings.HasPrefix(dir, "/"), strings.HasPrefix(dir, "~"), dir == ".", dir == "..",
 		strings.HasPrefix(dir, "./"), strings.HasPrefix(dir, "../"):
-		// Only within the working directory: "cd ../../../etc && cat
-		// passwd" leaves the project the person agreed to let it read.
-		if cwd := req.Paths.Cwd; cwd != "" && under(req.Paths.resolve(dir), cwd) {
-			return dir
-		}
+	case req.Paths.Vars["CDPATH"] != "":
+		// "cd src" looks src up in CDPATH first: not known where.
+		return ""
 	}
-	return ""
+	// Anywhere: the target is judged as a path like any word (cd ~/.ssh
+	// asks), and the rest of the compound is judged from it, so "cd /etc
+	// && cat passwd" is judged as "cat /etc/passwd" is. The engine runs
+	// compounds with CDPATH removed.
+	if req.Paths.Cwd == "" && !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "~") {
+		return ""
+	}
+	return dir
 }
