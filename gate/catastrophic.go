@@ -59,8 +59,11 @@ func catastrophic(req Request, segs [][]string, file *syntax.File) (Reason, bool
 // must stay an ask in every mode.
 func catastrophicScan(req Request, segs [][]string, file *syntax.File) (why Reason, denied bool, unknown Reason, isUnknown bool) {
 	c := &catJudge{p: req.Paths}
+	linked, destroys := false, false
 	for _, argv := range segs {
 		c.unknown = ""
+		linked = linked || makesLink(argv)
+		destroys = destroys || destructive(argv)
 		name, msg, ok := c.argv(argv)
 		if slices.Contains(req.Lift, name) {
 			continue
@@ -82,6 +85,11 @@ func catastrophicScan(req Request, segs [][]string, file *syntax.File) (why Reas
 			unknown, isUnknown = catReason(CatastrophicDisk, "> "+c.unknown,
 				fmt.Sprintf("a redirect writes to %s, computed when the command runs, which could be a disk device", quoteMatch(c.unknown))), true
 		}
+	}
+	if linked && destroys && !isUnknown && !slices.Contains(req.Lift, CatastrophicDelete) {
+		// "ln -s ~ h && rm -rf h/": the link's target is what is deleted,
+		// and the gate reads no link that does not exist yet.
+		unknown, isUnknown = catReason(CatastrophicDelete, "ln -s", "a link made in the same text may point anywhere, home included, and a recursive delete, chmod or chown follows it"), true
 	}
 	if !slices.Contains(req.Lift, CatastrophicForkBomb) {
 		if name, ok := forkBomb(req.Text, file); ok {
@@ -118,6 +126,16 @@ func (c *catJudge) argv(argv []string) (rule, msg string, ok bool) {
 		c.unknownRule = CatastrophicDisk
 	}
 	switch {
+	case prog == "xargs":
+		// The targets of a destructive command behind xargs come from
+		// its standard input: never literal.
+		for _, a := range args {
+			if xargsDestroys[path.Base(a)] || strings.HasPrefix(path.Base(a), "mkfs") {
+				c.unknownRule = CatastrophicDelete
+				c.noteUnknown("the names on xargs' standard input")
+				break
+			}
+		}
 	case prog == "rm":
 		flags, ops := splitFlags(args)
 		if slices.Contains(flags, "--no-preserve-root") {
@@ -270,12 +288,11 @@ func (c *catJudge) target(word string) (string, bool) {
 		}
 	}
 	if !homeSpelling && (strings.Contains(w, "$") || strings.Contains(w, "`")) {
-		// A variable or substitution the gate cannot resolve: the other
-		// checks ask about it, and when the text itself computes the
-		// variable ("X=$(...); rm -rf $X") the ask is sticky.
-		if _, ok := c.p.unknownVar(w); ok {
-			c.noteUnknown(word)
-		}
+		// A target of a destructive verb must be literal: a variable, a
+		// parameter operator (${HOME%/}) or a substitution ("$(echo ~)")
+		// is computed when the command runs and could be the home
+		// directory, so the ask is sticky in every mode, bypass too.
+		c.noteUnknown(word)
 		return "", false
 	}
 	relative := !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~")
@@ -402,25 +419,49 @@ func (c *catJudge) diskStrict(word string, strict bool) (string, bool) {
 			c.noteUnknown(word)
 		}
 	}
-	if _, computed := c.p.unknownVar(w); strings.HasPrefix(w, "/dev") && strings.ContainsAny(w, "$`") || strict && computed {
+	if _, computed := c.p.unknownVar(w); strings.ContainsAny(w, "$`") && (strings.HasPrefix(w, "/dev") || strict) || strict && computed {
 		c.noteUnknown(word)
 		return "", false
 	}
 	return diskDevice(w)
 }
 
+// diskDevice reports whether writing w could write a disk: any path under
+// /dev but the devices known not to be one (/dev/null, a terminal, a
+// descriptor). A list of disk names missed /dev/block/8:0, /dev/sg* and
+// /dev/nbd*; this is an accept-list of what is not a disk.
 func diskDevice(w string) (string, bool) {
 	if !strings.HasPrefix(w, "/dev") {
 		return "", false
 	}
 	abs := path.Clean(w)
+	if abs == "/dev" || !strings.HasPrefix(abs, "/dev/") {
+		return "", false
+	}
 	for _, d := range diskDevices {
 		if strings.HasPrefix(abs, d) && len(abs) > len("/dev/") {
 			return abs, true
 		}
 	}
-	return "", false
+	if notDisk[abs] {
+		return "", false
+	}
+	for _, p := range notDiskUnder {
+		if strings.HasPrefix(abs, p) {
+			return "", false
+		}
+	}
+	return abs, true
 }
+
+// notDisk and notDiskUnder are the devices a write to cannot harm a disk.
+var notDisk = map[string]bool{
+	"/dev/null": true, "/dev/zero": true, "/dev/full": true, "/dev/stdout": true, "/dev/stderr": true,
+	"/dev/stdin": true, "/dev/tty": true, "/dev/random": true, "/dev/urandom": true, "/dev/console": true,
+	"/dev/ptmx": true, "/dev/tcp": true, "/dev/udp": true,
+}
+
+var notDiskUnder = []string{"/dev/fd/", "/dev/pts/", "/dev/shm/", "/dev/tcp/", "/dev/udp/", "/dev/mqueue/"}
 
 // redirectOntoDisk finds an output redirect (>, >>, >|, &>, 1>) onto a
 // disk device anywhere in the text, quoted or not: the text is read as
@@ -497,3 +538,41 @@ func forkBomb(text string, file *syntax.File) (string, bool) {
 	})
 	return found, found != ""
 }
+
+// makesLink reports an ln that makes a symbolic link.
+func makesLink(argv []string) bool {
+	if len(argv) == 0 || path.Base(argv[0]) != "ln" {
+		return false
+	}
+	flags, _ := splitFlags(argv[1:])
+	return hasFlag(flags, 's', "--symbolic")
+}
+
+// destructive reports a command that deletes or changes a whole tree, or
+// writes a device: rm -r, chmod/chown/chgrp -R, find -delete, dd, shred,
+// rsync --delete, mkfs.
+func destructive(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	prog := path.Base(argv[0])
+	flags, _ := splitFlags(argv[1:])
+	switch prog {
+	case "rm":
+		return hasFlag(flags, 'r', "--recursive") || hasFlag(flags, 'R', "")
+	case "chmod", "chown", "chgrp":
+		return hasFlag(flags, 'R', "--recursive")
+	case "find":
+		return slices.Contains(argv, "-delete")
+	case "dd", "shred", "rmdir", "unlink", "truncate":
+		return true
+	case "rsync":
+		return slices.ContainsFunc(argv, func(a string) bool { return strings.HasPrefix(a, "--delete") })
+	}
+	return strings.HasPrefix(prog, "mkfs") || prog == "mke2fs"
+}
+
+// xargsDestroys are the programs whose targets behind xargs would come
+// from standard input.
+var xargsDestroys = map[string]bool{"rm": true, "rmdir": true, "chmod": true, "chown": true, "chgrp": true, "shred": true,
+	"dd": true, "unlink": true, "truncate": true, "find": true, "rsync": true, "mke2fs": true}

@@ -121,7 +121,7 @@ func TestCatastrophicDenied(t *testing.T) {
 func TestCatastrophicNotProjects(t *testing.T) {
 	for _, cmd := range []string{
 		"rm -rf build", "rm -rf ./build", "rm -rf ~/proj/build", "rm -rf /tmp/x", "rm -rf /usr/local/share/x",
-		"rm -r ~/.cache", "rm ~", "rm /", "rm -rf ~/*.log", `rm -rf "$HOME/proj/build"`, "rm -rf $DIR", "rm -rf $(pwd)/x", `rm -rf "${HOME:?}/proj/build"`, "rm -rf $PWD/build", "rm -rf ${HOMEDIR}",
+		"rm -r ~/.cache", "rm ~", "rm /", "rm -rf ~/*.log", `rm -rf "$HOME/proj/build"`, "rm -rf $(pwd)/x", `rm -rf "${HOME:?}/proj/build"`, "rm -rf $PWD/build",
 		"find . -delete", "find / -name x", "find / -exec grep x {} +", "chmod 755 /usr", "chmod -R 755 build",
 		"chown -R me ~/proj", "dd if=/dev/sda of=disk.img", "echo x > /dev/null", "cat x 2>/dev/null", "git push origin main",
 		"ls -la /", "mkdir /tmp/x", "f() { echo hi; }; f", "rm -rf .", "rm -rf *", "echo rm -rf /", "grep -r x /usr",
@@ -129,6 +129,31 @@ func TestCatastrophicNotProjects(t *testing.T) {
 		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths})
 		if d.Primary().Check == gate.CheckCatastrophic {
 			t.Errorf("Decide(%q): %s", cmd, d.Primary())
+		}
+	}
+}
+
+// A destructive verb's target must be literal (issue 17): one computed
+// when the command runs (a variable, a parameter operator, a
+// substitution, standard input, a link made in the same text) could be
+// the home directory. Such a command is no deny, but a sticky ask, which
+// bypass mode does not run.
+func TestDestructiveTargetsMustBeLiteral(t *testing.T) {
+	for _, cmd := range []string{
+		"rm -rf $DIR", "rm -rf ${HOMEDIR}", `rm -rf "$(echo ~)"`, "rm -rf ${HOME%/}", "rm -rf `echo ~`",
+		"echo ~ | xargs rm -rf", "find ~ -maxdepth 0 | xargs rm -r", "echo ~ | xargs chmod -R 000", "ln -s ~ h && rm -rf h/", "ln -sf / r; rm -rf r/",
+		"chmod -R 000 $D", "dd if=/dev/zero of=$DISK", `bash -c 'rm -rf "$0"' ~`,
+	} {
+		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths})
+		if d.Verdict() == gate.Allow || !d.Sticky() {
+			t.Errorf("Decide(%q) = %s sticky=%v (%s); want a sticky ask", cmd, d.Verdict(), d.Sticky(), d.Primary())
+		}
+	}
+	// Devices by accept-list: a write to anything under /dev but a
+	// terminal, a descriptor or /dev/null is a write to a disk.
+	for _, cmd := range []string{"dd if=/dev/zero of=/dev/block/8:0", "dd if=/dev/zero of=/dev/sg0", "dd if=/dev/zero of=/dev/nbd0", "cat x > /dev/loop0"} {
+		if d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths}); d.Verdict() != gate.Deny {
+			t.Errorf("Decide(%q) = %s (%s); want deny", cmd, d.Verdict(), d.Primary())
 		}
 	}
 }

@@ -613,7 +613,7 @@ func protectedTail(p Paths, tail string) (string, bool) {
 // assigns from a command, a relative path after "cd $D") were the root,
 // a system directory, home or a disk.
 func unknownTarget(req Request, segs [][]string, file *syntax.File, d Decision) Decision {
-	if d.sticky || (req.Paths.flow == nil && !strings.Contains(req.Text, "$")) {
+	if d.sticky || (req.Paths.flow == nil && !strings.ContainsAny(req.Text, "$`|") && !strings.Contains(req.Text, "ln")) {
 		return d
 	}
 	_, _, why, ok := catastrophicScan(req, segs, file)
