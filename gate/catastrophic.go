@@ -500,43 +500,129 @@ func unquote(w string) string {
 // forkBomb finds a function that calls itself in a pipeline or in the
 // background, and is called: ":(){ :|:& };:" and its renamings.
 func forkBomb(text string, file *syntax.File) (string, bool) {
+	return forkBombIn(text, file, nil)
+}
+
+// forkBombIn finds a function that reaches itself, by name, through
+// $FUNCNAME, or through other functions ("a(){ b|b& }; b(){ a; }"), where
+// a function on the way starts a pipe or a background job. It reads the
+// text and every shell string in it ("bash -c ...", "env sh -c ...").
+func forkBombIn(text string, file *syntax.File, segs [][]string) (string, bool) {
 	if file == nil {
 		if c := strings.ReplaceAll(text, " ", ""); strings.Contains(c, ":(){:|:&};:") {
 			return ":", true
 		}
 		return "", false
 	}
-	found := ""
-	syntax.Walk(file, func(n syntax.Node) bool {
-		fd, ok := n.(*syntax.FuncDecl)
-		if !ok || found != "" || fd.Name == nil {
-			return found == ""
-		}
-		name := fd.Name.Value
-		calls, spawns := 0, false
-		syntax.Walk(fd.Body, func(m syntax.Node) bool {
-			switch m := m.(type) {
-			case *syntax.CallExpr:
-				if len(m.Args) > 0 && m.Args[0].Lit() == name {
-					calls++
+	calls := map[string][]string{}
+	spawns := map[string]bool{}
+	var collect func(f *syntax.File, depth int)
+	collect = func(f *syntax.File, depth int) {
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if call, ok := n.(*syntax.CallExpr); ok && depth < 3 && len(call.Args) >= 3 {
+				// A shell string inside: its functions count too.
+				var argv []string
+				for _, w := range call.Args {
+					v, ok := staticValueOf(w)
+					if !ok {
+						break
+					}
+					argv = append(argv, v)
 				}
-			case *syntax.BinaryCmd:
-				if m.Op == syntax.Pipe || m.Op == syntax.PipeAll {
-					spawns = true
-				}
-			case *syntax.Stmt:
-				if m.Background {
-					spawns = true
+				for i := 0; i+2 < len(argv); i++ {
+					if isShell(argv[i]) && argv[i+1] == "-c" {
+						if g, err := parse(argv[i+2]); err == nil {
+							collect(g, depth+1)
+						}
+						break
+					}
 				}
 			}
+			fd, ok := n.(*syntax.FuncDecl)
+			if !ok || fd.Name == nil {
+				return true
+			}
+			name := fd.Name.Value
+			syntax.Walk(fd.Body, func(m syntax.Node) bool {
+				switch m := m.(type) {
+				case *syntax.CallExpr:
+					if len(m.Args) > 0 {
+						callee := m.Args[0].Lit()
+						if selfName(m.Args[0]) {
+							callee = name
+						}
+						if callee != "" {
+							calls[name] = append(calls[name], callee)
+						}
+					}
+				case *syntax.BinaryCmd:
+					if m.Op == syntax.Pipe || m.Op == syntax.PipeAll {
+						spawns[name] = true
+					}
+				case *syntax.Stmt:
+					if m.Background {
+						spawns[name] = true
+					}
+				}
+				return true
+			})
 			return true
 		})
-		if calls >= 1 && spawns {
-			found = name
+	}
+	collect(file, 0)
+	names := make([]string, 0, len(calls))
+	for n := range calls {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, start := range names {
+		// Is start on a cycle whose functions include a spawner?
+		type node struct {
+			name  string
+			spawn bool
 		}
-		return true
-	})
-	return found, found != ""
+		seen := map[string]bool{}
+		stack := []node{{start, spawns[start]}}
+		for len(stack) > 0 {
+			cur := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, next := range calls[cur.name] {
+				sp := cur.spawn || spawns[next]
+				if next == start && sp {
+					return start, true
+				}
+				key := next + fmt.Sprint(sp)
+				if !seen[key] && len(seen) < 1024 {
+					seen[key] = true
+					stack = append(stack, node{next, sp})
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// selfName reports a word that names the running function: $FUNCNAME,
+// ${FUNCNAME}, ${FUNCNAME[0]}.
+func selfName(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	p, ok := w.Parts[0].(*syntax.ParamExp)
+	return ok && p.Param != nil && p.Param.Value == "FUNCNAME" && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Length
+}
+
+// staticValueOf is a word's value after quote removal, when it has no
+// expansion.
+func staticValueOf(w *syntax.Word) (string, bool) {
+	if _, static := staticWord(w); !static {
+		return "", false
+	}
+	fields, err := wordFields(w)
+	if err != nil || len(fields) != 1 {
+		return "", false
+	}
+	return fields[0], true
 }
 
 // makesLink reports an ln that makes a symbolic link.

@@ -173,3 +173,23 @@ func TestCatastrophicRelativeToHome(t *testing.T) {
 		}
 	}
 }
+
+// A fork bomb is a function that reaches itself with a pipe or a
+// background job on the way: by name, through $FUNCNAME, through other
+// functions, or inside a shell string (issue 17).
+func TestForkBombsEveryShape(t *testing.T) {
+	for _, cmd := range []string{
+		":(){ :|:& };:", "bash -c ':(){ :|:& };:'", "env sh -c ':(){ :|:& };:'", "f(){ $FUNCNAME|$FUNCNAME& }; f",
+		"f(){ ${FUNCNAME[0]} & ${FUNCNAME[0]}; }; f", "a(){ b|b& }; b(){ a; }; a", "a(){ b & }; b(){ a & }; a",
+		"bash -c 'sh -c \"x(){ x|x& }; x\"'",
+	} {
+		if d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths}); d.Verdict() != gate.Deny || d.Primary().Rule != gate.CatastrophicForkBomb {
+			t.Errorf("Decide(%q) = %s (%s); want the fork-bomb deny", cmd, d.Verdict(), d.Primary())
+		}
+	}
+	for _, cmd := range []string{"f(){ echo hi; }; f", "f(){ ls | head; }; f", "a(){ b; }; b(){ echo; }; a | cat"} {
+		if d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths}); d.Primary().Rule == gate.CatastrophicForkBomb {
+			t.Errorf("Decide(%q): a fork bomb? %s", cmd, d.Primary())
+		}
+	}
+}
