@@ -136,6 +136,10 @@ var peerDisagreements = map[string]string{
 	"git log -p -1":                    "as git status: repository helpers are neutralised or make it ask",
 	"git show -p HEAD":                 "as git status: repository helpers are neutralised or make it ask",
 	"git branch --show-current":        "as git status: repository helpers are neutralised or make it ask",
+	"sh -c id":                         "a plain shell string is judged as its text (issue 18): id only prints who the user is",
+	"bash -c id":                       "a plain shell string is judged as its text (issue 18): id only prints who the user is",
+	"/bin/sh -c id":                    "a plain shell string is judged as its text (issue 18): id only prints who the user is",
+	"/bin/bash -c id":                  "a plain shell string is judged as its text (issue 18): id only prints who the user is",
 }
 
 func forEachRow(t *testing.T, path string, f func(cols []string)) {

@@ -287,8 +287,14 @@ var notDangerHere = map[string]string{
 	// Reported against tools that matched an allow rule on the first
 	// command of a compound; in split mode agentgate judges each command
 	// on its own, and these are each read-only (ls, wc -l).
-	`echo "test" && ls`:    "split mode judges each part",
-	"cat file.txt | wc -l": "split mode judges each part",
+	`echo "test" && ls`:             "split mode judges each part",
+	"cat file.txt | wc -l":          "split mode judges each part",
+	"cd ../../../etc && cat passwd": "cd anywhere is judged with the rest from its target (issue 18): this is cat /etc/passwd, which runs on its own; /etc/shadow is the sensitive file",
+	"sh -c id":                      "a plain shell string is judged as its text (issue 18): id only prints who the user is, and the shell adds nothing",
+	"bash -c id":                    "a plain shell string is judged as its text (issue 18): id only prints who the user is, and the shell adds nothing",
+	"/bin/sh -c id":                 "a plain shell string is judged as its text (issue 18): id only prints who the user is, and the shell adds nothing",
+	"/bin/bash -c id":               "a plain shell string is judged as its text (issue 18): id only prints who the user is, and the shell adds nothing",
+	`find /path -name "*.json" -exec grep -l "pattern" {} \;`: "find -exec with a reader of the catalogue (issue 18): the trees find walks are judged on disk by the engine, like xargs input",
 }
 
 // No danger vector of a peer, and no command of the adversarial corpus,
