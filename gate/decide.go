@@ -100,9 +100,14 @@ func Decide(req Request) (d Decision) {
 	}
 	if d.verdict != Deny {
 		d = askRules(req, segs, d)
-		// Paths are judged on the parse's words alone when there is one.
+		// An allowed command's paths are judged on the parse's words
+		// alone: every command in it was judged word by word, so a
+		// quoted pattern is a pattern. Anything else keeps the plain
+		// split too, so that what a heredoc or string hides ("bash <<<
+		// 'git config core.pager x'") still makes the ask sticky, which
+		// bypass mode does not run.
 		psegs := segs
-		if perr == nil && file != nil {
+		if perr == nil && file != nil && d.verdict == Allow {
 			if p, ok := parsedSegments0(req.Text, file); ok {
 				psegs = p
 				if len(req.Argv) > 0 {

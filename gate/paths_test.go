@@ -74,6 +74,10 @@ func TestProtectedPaths(t *testing.T) {
 		{`sh -c 'cat ~/.ssh/id_rsa'`, gate.CheckSensitive},
 		{`cat < ~/.ssh/id_rsa`, gate.CheckSensitive},
 		{`echo .env | xargs cat`, gate.CheckSensitive},
+		// What a string hides from the parse still makes the ask
+		// sticky, which bypass mode does not run.
+		{`bash <<< 'cat ~/.ssh/id_rsa'`, gate.CheckSensitive},
+		{`bash <<< 'git config core.pager x'`, gate.CheckSelfProtect},
 		// Names-only programs list a secret's name without reading it;
 		// a directory of secrets is its contents, and a file named by a
 		// flag value is read.

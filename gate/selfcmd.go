@@ -27,22 +27,72 @@ var readOnlySelf = map[string][]string{
 // that could run them would approve its own commands.
 var answersForAPerson = map[string]bool{"approve": true, "deny": true}
 
+// terminalDrivers give the command they run a terminal of their own, and
+// can type into it: "(sleep 1; printf 'allow\r') | script -qc 'agentgate
+// approve ID' /dev/null" approved an agent's own request in bypass mode.
+// A command under one is a sticky ask in every mode: agentgate asks a
+// person on a terminal, and one the agent drives is no person.
+var terminalDrivers = map[string]bool{"script": true, "expect": true, "unbuffer": true, "tmux": true, "screen": true,
+	"socat": true, "empty": true, "dtach": true, "abduco": true, "zpty": true, "ttyrec": true, "asciinema": true}
+
 // selfCommand reports the first command in segs that runs a state-changing
-// agentgate subcommand, by the program's base name, and whether it is one
-// to refuse outright.
+// agentgate subcommand, or drives a terminal, and whether it is one to
+// refuse outright. agentgate is looked for at any position, not only
+// first, so that a runner or a string that hides it counts ("script -c
+// 'agentgate approve ID'", whose plain split reads the string's words).
 func selfCommand(segs [][]string) (cmd string, refuse, found bool) {
+	// approve and deny, as a command of their own (behind a wrapper too:
+	// the segments unwrap sudo and env), are refused outright.
 	for _, argv := range segs {
-		if len(argv) == 0 || path.Base(argv[0]) != "agentgate" {
-			continue
-		}
-		if len(argv) > 1 && answersForAPerson[argv[1]] {
+		if len(argv) > 1 && path.Base(argv[0]) == "agentgate" && answersForAPerson[argv[1]] {
 			return strings.Join(argv, " "), true, true
 		}
-		if !readOnlySelfForm(argv[1:]) {
+	}
+	for _, argv := range segs {
+		if len(argv) > 0 && terminalDrivers[path.Base(argv[0])] {
 			return strings.Join(argv, " "), false, true
+		}
+		if ptyModule(argv) {
+			return strings.Join(argv, " "), false, true
+		}
+		for i, w := range argv {
+			if path.Base(w) != "agentgate" {
+				continue
+			}
+			rest := argv[i+1:]
+			if i == 0 {
+				if !readOnlySelfForm(rest) {
+					return strings.Join(argv, " "), false, true
+				}
+				break // "agentgate check -- CMD": CMD is only judged
+			}
+			// Further in: a runner or a string that may run it.
+			if len(rest) > 0 && !readOnlySelfForm(rest) {
+				return strings.Join(argv, " "), false, true
+			}
 		}
 	}
 	return "", false, false
+}
+
+// ptyModule reports an interpreter whose code names a pseudo-terminal
+// module (python's pty, node-pty, Perl's IO::Pty, Ruby's PTY): the same
+// driving, in a few lines of code.
+func ptyModule(argv []string) bool {
+	if len(argv) < 2 {
+		return false
+	}
+	prog := path.Base(argv[0])
+	if !strings.HasPrefix(prog, "python") && prog != "node" && prog != "perl" && prog != "ruby" && prog != "deno" && prog != "bun" {
+		return false
+	}
+	for _, a := range argv[1:] {
+		l := strings.ToLower(a)
+		if strings.Contains(l, "pty") {
+			return true
+		}
+	}
+	return false
 }
 
 func readOnlySelfForm(args []string) bool {

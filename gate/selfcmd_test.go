@@ -17,6 +17,14 @@ func TestSelfCommands(t *testing.T) {
 		"agentgate session reset-breaker", "agentgate install claude", "agentgate hook claude",
 		"agentgate exec -- ls", "ls && agentgate trust", "sudo agentgate trust", "env X=1 agentgate init",
 		"bash -c 'agentgate trust'", "echo $(agentgate trust)", "agentgate frobnicate",
+		// A terminal the agent drives is no person (issue 17): the
+		// drivers, and an interpreter's pty module, are sticky asks, and
+		// agentgate hidden in a runner's string counts.
+		"(sleep 1; printf 'allow\r') | script -qc 'agentgate approve ab12cd' /dev/null",
+		"script -qc 'agentgate trust' /dev/null", "script -q /dev/null", "tmux new -d 'agentgate approve x'",
+		"screen -dm agentgate trust", "expect -c 'spawn agentgate approve x'", "unbuffer agentgate trust",
+		"socat - EXEC:'agentgate approve x',pty", `python3 -c 'import pty; pty.spawn(["agentgate","approve","x"])'`,
+		"perl -MIO::Pty -e 1", "echo agentgate approve",
 	}
 	readOnly := []string{
 		"agentgate check -- 'rm -rf x'", "agentgate check -- agentgate trust", "agentgate config", "agentgate doctor",
