@@ -30,6 +30,32 @@ func (f *ConfigFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.AuditLog, "audit-log", "", "audit log path (default $AGENTGATE_AUDIT_LOG, else $XDG_STATE_HOME/agentgate/audit.jsonl)")
 }
 
+// passOn spells the flags again for the rewritten "agentgate exec" of a
+// hook, so that exec judges with what the hook judged with: a hook
+// installed with --config or --mode must not have its command run looser.
+func (f *ConfigFlags) passOn() []string {
+	var out []string
+	add := func(name, v string) {
+		if v != "" {
+			out = append(out, "--"+name+"="+v)
+		}
+	}
+	add("config", f.Config)
+	add("mode", f.Mode)
+	add("compound", f.Compound)
+	add("audit-log", f.AuditLog)
+	for _, v := range f.Allow {
+		add("allow", v)
+	}
+	for _, v := range f.Ask {
+		add("ask", v)
+	}
+	for _, v := range f.Deny {
+		add("deny", v)
+	}
+	return out
+}
+
 // configError is a configuration problem: exit 2, named by file and line.
 type configError struct{ err error }
 

@@ -26,6 +26,9 @@ type Gate struct {
 	// Getenv reads the hook's environment (CLAUDE_CONFIG_DIR, CODEX_HOME,
 	// CLAUDE_PROJECT_DIR), to find the host's own rules.
 	Getenv func(string) string
+	// ExecFlags are the hook's own judging flags (--config, --mode ...),
+	// given again to the rewritten exec so that it judges the same.
+	ExecFlags []string
 }
 
 // Handle answers one event from host h. It never panics: a panic answers
@@ -141,7 +144,7 @@ func (g *Gate) allow(h *Host, ev Event, j *engine.Judgement, outcome string) Ans
 		a.Reason = "agentgate: " + outcome
 	}
 	if g.rewrites(h, ev) {
-		a.Rewrite = Rewrite(g.Self, j.Session, j.Request.Text)
+		a.Rewrite = RewriteWith(g.Self, j.Session, j.Request.Text, g.ExecFlags)
 	}
 	return a
 }
@@ -176,10 +179,16 @@ func (g *Gate) rewrites(h *Host, ev Event) bool {
 // Rewrite is the command a host runs instead of text: agentgate exec,
 // which decides again, never prompts, and runs text with exec's
 // protections, in the same session.
-func Rewrite(self, session, text string) string {
+func Rewrite(self, session, text string) string { return RewriteWith(self, session, text, nil) }
+
+// RewriteWith is [Rewrite] with exec flags of the hook's own, each quoted.
+func RewriteWith(self, session, text string, flags []string) string {
 	var b strings.Builder
 	b.WriteString(quoteSelf(self))
 	b.WriteString(" exec --non-interactive")
+	for _, f := range flags {
+		b.WriteString(" " + Quote(f))
+	}
 	// A session id with control characters (a NUL would cut the command
 	// short) is left out: exec then judges in its own session.
 	if session != "" && !strings.ContainsFunc(session, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
