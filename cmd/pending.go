@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentgate/agentgate/audit"
+	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/confirm"
 	"github.com/agentgate/agentgate/engine"
 	"github.com/agentgate/agentgate/inspect"
@@ -72,6 +73,22 @@ approve them by: 'agentgate approve ID'.`,
 	}
 	flags.register(c.Flags())
 	c.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
+	var clearFlags ConfigFlags
+	clear := &cobra.Command{
+		Use:     "clear",
+		Short:   "Deny every command still waiting (as 'agentgate deny --all')",
+		Example: `  agentgate pending clear`,
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			cfg, err := env.loadConfig(&clearFlags)
+			if err != nil {
+				return err
+			}
+			return denyAll(env, cfg, clearFlags.AuditLog)
+		},
+	}
+	clearFlags.register(clear.Flags())
+	c.AddCommand(clear)
 	return c
 }
 
@@ -172,19 +189,30 @@ func approveRun(o *ApproveOptions) error {
 
 func newCmdDenyPending(env *Env) *cobra.Command {
 	var flags ConfigFlags
+	var all bool
 	c := &cobra.Command{
-		Use:   "deny ID",
+		Use:   "deny ID | --all",
 		Short: "Deny a command another session is waiting on",
 		Long: `Deny the pending command ID: it is removed, the denial is logged
 (denied_out_of_band), and its session remembers it, so a retry is denied
-without a new request.`,
+without a new request. With --all, every command still waiting is denied
+(the requests of agents that left long ago, say).`,
 		Example: `  agentgate pending         # the ids
-  agentgate deny k3x9pq`,
-		Args: cobra.ExactArgs(1),
+  agentgate deny k3x9pq
+  agentgate deny --all`,
+		Args: func(c *cobra.Command, args []string) error {
+			if all && len(args) > 0 || !all && len(args) != 1 {
+				return usagef("name one id, or --all", "deny takes one ID, or --all alone")
+			}
+			return nil
+		},
 		RunE: func(c *cobra.Command, args []string) error {
 			cfg, err := env.loadConfig(&flags)
 			if err != nil {
 				return err
+			}
+			if all {
+				return denyAll(env, cfg, flags.AuditLog)
 			}
 			p, err := env.engine(flags.AuditLog).DenyPending(cfg, args[0])
 			if errors.Is(err, engine.ErrNoPending) {
@@ -198,5 +226,28 @@ without a new request.`,
 		},
 	}
 	flags.register(c.Flags())
+	c.Flags().BoolVar(&all, "all", false, "deny every command still waiting")
 	return c
+}
+
+// denyAll denies every waiting request; an approved one waiting for its
+// retry is left to lapse (GrantTTL).
+func denyAll(env *Env, cfg *config.Config, auditLog string) error {
+	eng := env.engine(auditLog)
+	list, err := eng.PendingList()
+	if err != nil {
+		return &internalError{err}
+	}
+	n := 0
+	for _, p := range list {
+		if !p.Approved.IsZero() {
+			continue
+		}
+		if _, err := eng.DenyPending(cfg, p.ID); err != nil && !errors.Is(err, engine.ErrNoPending) {
+			return &internalError{err}
+		}
+		n++
+	}
+	fmt.Fprintf(env.Stderr, "agentgate: denied %d waiting command(s)\n", n)
+	return nil
 }
