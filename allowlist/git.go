@@ -364,7 +364,6 @@ var gitEntries = []*Entry{
 	{Words: []string{"git", "bundle", "verify"}, Note: "checks a bundle file", Example: "git bundle verify b", Flags: []Flag{Use("-q, --quiet", "quiet")}},
 	{Words: []string{"git", "bundle", "list-heads"}, Note: "lists a bundle's refs", Example: "git bundle list-heads b"},
 	{Words: []string{"git", "rerere", "status"}, Note: "lists paths with recorded resolutions", Example: "git rerere status", Operands: Operands{None: true}},
-	{Words: []string{"git", "rerere", "diff"}, Note: "shows recorded resolutions", Example: "git rerere diff", Flags: gitDiffFlags},
 	{Words: []string{"git", "config"}, Note: "prints one setting (--get; not --list, not credentials)", Example: "git config --get user.name",
 		Check: gitConfigCheck, Operands: Operands{Strings: true, Max: 1}, Flags: gitConfigFlags},
 	{Words: []string{"git", "config", "get"}, Note: "prints one setting (not credentials)", Example: "git config get user.name",

@@ -110,6 +110,7 @@ func vet(argv []string, dir string, environ []string, hardened bool) ([]Finding,
 		return append(findings, v.out...), err
 	}
 	v.specialFiles(repo)
+	v.stateFiles(repo)
 	v.alternates(repo)
 	if len(v.out) == 0 {
 		// Only a repository whose own configuration is inert is asked for
@@ -685,4 +686,110 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// maxStateEntries bounds the entries of the git directory stateFiles
+// looks at (objects/ and lfs/ aside); past it, the command asks.
+const maxStateEntries = 20000
+
+// stateFiles judges git's state by accept-list, as its configuration is:
+// every entry of the git directory (but the object store) must be a
+// directory or a regular file with one name, so that no state file is a
+// link to a key or another name for one ("git bisect log" printed a
+// planted .git/BISECT_LOG linking to ~/.ssh/id_rsa; packed-refs, shallow,
+// info/grafts and worktrees/*/locked did the same through git log,
+// show-ref and worktree list). Files that name paths (commondir, gitdir)
+// must name them inside the repository; a linked worktree's own gitdir
+// under worktrees/ names where that worktree is, which git only prints.
+func (v *vetter) stateFiles(repo repository) {
+	seen := 0
+	roots := []string{repo.gitDir}
+	// commondir names the shared git directory of a linked worktree,
+	// which holds the worktree's own ("main/.git" for
+	// "main/.git/worktrees/x"); one naming anything else is planted, and
+	// what it names is not walked.
+	if p := filepath.Join(repo.gitDir, "commondir"); exists(p) {
+		if !inside(repo.gitDir, repo.commonDir) {
+			v.out = append(v.out, Finding{Key: "commondir", File: p,
+				Why: "names a path outside the repository (" + repo.commonDir + "): git would read another directory's state"})
+		} else if repo.commonDir != repo.gitDir {
+			roots = append(roots, repo.commonDir)
+		}
+	}
+	for _, root := range roots {
+		if root == "" {
+			continue
+		}
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				v.out = append(v.out, Finding{Key: rel(root, p), File: p, Why: "cannot be read: " + err.Error()})
+				return filepath.SkipDir
+			}
+			if seen++; seen > maxStateEntries {
+				v.out = append(v.out, Finding{Key: "git directory", File: root,
+					Why: fmt.Sprintf("holds more than %d entries, too many to check", maxStateEntries)})
+				return filepath.SkipAll
+			}
+			name := rel(root, p)
+			if d.IsDir() {
+				if name == "objects" || name == "lfs" || name == "modules" {
+					return filepath.SkipDir // contents, judged apart; submodules judged as repositories
+				}
+				return nil
+			}
+			fi, err := os.Lstat(p)
+			if err != nil {
+				return nil
+			}
+			switch {
+			case fi.Mode()&os.ModeSymlink != 0:
+				v.out = append(v.out, Finding{Key: name, File: p, Why: "is a symbolic link: git would read and print whatever it points to"})
+			case fi.Mode()&os.ModeSocket != 0:
+				// git's fsmonitor daemon listens here; nothing reads it
+				// as a file, and open(2) of a socket fails at once.
+			case !fi.Mode().IsRegular():
+				v.out = append(v.out, Finding{Key: name, File: p, Why: "is not a regular file: git would block reading it"})
+			case links(fi) > 1:
+				v.out = append(v.out, Finding{Key: name, File: p, Why: "is a hard link: another name for a file that may hold secrets"})
+			case name == "gitdir" && root == repo.gitDir:
+				v.pathFile(repo, root, p, name)
+			}
+			return nil
+		})
+		if err != nil {
+			v.out = append(v.out, Finding{Key: "git directory", File: root, Why: "cannot be walked: " + err.Error()})
+		}
+	}
+}
+
+// pathFile judges a state file that names a path: inside the repository
+// (its work tree or git directory) only.
+func (v *vetter) pathFile(repo repository, root, p, name string) {
+	data, err := fsutil.ReadRegular(p, 4<<10)
+	if err != nil {
+		v.out = append(v.out, Finding{Key: name, File: p, Why: "cannot be read as a small regular file: " + err.Error()})
+		return
+	}
+	target := strings.TrimSpace(string(data))
+	if target == "" {
+		return
+	}
+	abs := rawJoin(filepath.Dir(p), target)
+	if repo.top == "" || !inside(abs, repo.top) {
+		v.out = append(v.out, Finding{Key: name, File: p,
+			Why: "names a path outside the repository (" + target + "): git would read another directory's state"})
+	}
+}
+
+func rel(root, p string) string {
+	r, err := filepath.Rel(root, p)
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(r)
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
