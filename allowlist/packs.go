@@ -58,7 +58,9 @@ func withGlobals(g *Entry, e *Entry) *Entry {
 // ghJQCheck judges --jq filters as jq's (gh's gojq has env and $ENV,
 // and GH_TOKEN is in the environment).
 func ghJQCheck(c *Call) *Refusal {
-	for _, r := range c.Values("-R") {
+	// Every flag that names a repository, by every spelling: one alias
+	// missed once let "--repo=HOST/o/r" through where "-R HOST/o/r" asked.
+	for _, r := range append(c.Values("-R"), c.Values("--repo")...) {
 		if strings.Count(r, "/") >= 2 {
 			return refuse(r, "names another host, to which gh would send a token")
 		}
@@ -96,7 +98,7 @@ var ghList = []Flag{
 	Use("--language=NAME", "language"), Use("--topic=NAME", "topic"), Use("--source, --fork, --archived, --no-archived", "filters"),
 	Use("--visibility=NAME", "visibility"), Use("--public, --secret", "visibility"), Use("-k, --key=KEY", "key"), Use("-r, --ref=REF", "ref"),
 	Use("-e, --env=NAME", "environment"), Use("--org=NAME", "organisation"), Use("--exclude=NAME", "excludes"),
-	Use("--host=HOST", "host"), Use("-p, --parents", "parents"), Use("--match=PATTERN", "match"),
+	Refuse(Network, "--host=HOST", "names another host, to which gh would send a token"), Use("-p, --parents", "parents"), Use("--match=PATTERN", "match"),
 	Use("--include-archived", "archived"), Use("--created=DATE, --updated=DATE, --pushed=DATE", "dates"),
 	Use("--stars=N, --forks=N, --size=N, --followers=N", "numbers"), Use("--license=NAME", "licence"),
 	Use("--repo=NAME", "repository"), Use("--filename=NAME", "file name"), Use("--extension=NAME", "extension"),
@@ -508,8 +510,11 @@ func pm(pack, words, note string, flags ...Flag) *Entry {
 var npmCommon = []Flag{
 	Use("--json", "JSON"), Use("-g, --global", "global"), Use("--depth=N", "depth"), Use("-a, --all", "all"), Use("-l, --long", "long"),
 	Use("-p, --parseable", "parseable"), Use("--omit=TYPE, --include=TYPE", "types"), Use("-w, --workspace=NAME", "workspace"),
-	Use("-ws, --workspaces", "workspaces"), Use("--production, --dev", "types"), Use("--link", "links"), Use("--prefix=DIR", "prefix"),
-	Use("--registry=URL", "registry"), Use("--sbom-format=FORMAT, --sbom-type=TYPE", "SBOM"), Use("--diff=SPEC", "diff specs"),
+	Use("-ws, --workspaces", "workspaces"), Use("--production, --dev", "types"), Use("--link", "links"),
+	Refuse(Unjudged, "--prefix=DIR", "moves where npm looks for its .npmrc and node_modules, which agentgate judges in the working directory"),
+	Refuse(Network, "--registry=URL", "chooses another registry host, to which npm would send its token"),
+	Use("--sbom-format=FORMAT, --sbom-type=TYPE", "SBOM"),
+	Refuse(Runs, "--diff=SPEC", "npm diff packs each spec, which runs its prepare script"),
 	Use("--long, --location=WHERE", "config"), Use("--loglevel=LEVEL, -s, --silent, -q, --quiet", "log level"),
 	Refuse(Runs, "--script-shell=PATH, --node-options=OPTIONS, --git=PATH, --shell=PATH, --editor=PATH, --browser=PATH", "names a program npm runs"),
 	Refuse(Unjudged, "--userconfig=FILE, --globalconfig=FILE", "reads another configuration"),
@@ -552,12 +557,14 @@ var npmEntries = func() []*Entry {
 
 var pipCommon = []Flag{
 	Use("-v, --verbose", "verbose"), Use("-q, --quiet", "quiet"), Use("--disable-pip-version-check", "no check"),
-	Use("--no-color", "no colour"), Use("--isolated", "ignores environment and user configuration"), Use("--python=PATH", "another interpreter (judged as a path)"),
+	Use("--no-color", "no colour"), Use("--isolated", "ignores environment and user configuration"),
+	Refuse(Unjudged, "--python=PATH", "judges another interpreter's environment, whose pyvenv.cfg and pip.conf agentgate does not read"),
 	Use("--format=FORMAT", "format"), Use("-o, --outdated, -u, --uptodate, -e, --editable, -l, --local, --user, --not-required, --exclude-editable, --include-editable", "filters"),
 	Use("--path=PATH", "paths"), Use("--exclude=NAME", "excludes"), Use("--all", "all"), Use("-f, --files", "files"),
 	Use("--pre", "pre-releases"), Use("--global, --site", "config scope"), Use("-a, --algorithm=ALGO", "hash algorithm"),
 	Use("--platform=NAME, --python-version=VERSION, --implementation=NAME, --abi=NAME", "target"), Use("--no-index", "no index"),
-	Use("--find-links=URL", "links"), Use("-i, --index-url=URL", "index"), Use("--extra-index-url=URL", "index"), Use("--json", "JSON"),
+	Refuse(Network, "--find-links=URL", "reaches another host"), Refuse(Network, "-i, --index-url=URL", "chooses another index host"),
+	Refuse(Network, "--extra-index-url=URL", "adds another index host"), Use("--json", "JSON"),
 	Refuse(Unjudged, "-r, --requirement=FILE", "requirements may name options or URLs"), Refuse(Unjudged, "--trusted-host=HOST", "turns off TLS checks"),
 	Refuse(Unjudged, "--cert=FILE, --client-cert=FILE", "TLS files"),
 }
@@ -579,7 +586,7 @@ var pipEntries = func() []*Entry {
 		"python list", "python find", "python dir"} {
 		out = append(out, pm("pip", "uv "+w, "uv metadata ("+w+")", append([]Flag{
 			Use("--strict", "strict"), Use("--no-dedupe", "no dedupe"), Use("-d, --depth=N", "depth"), Use("--package=NAME", "package"),
-			Use("--invert", "inverts"), Use("--system", "system interpreter"), Use("-p, --python=PATH", "interpreter"),
+			Use("--invert", "inverts"), Use("--system", "system interpreter"), Refuse(Unjudged, "-p, --python=PATH", "judges another interpreter's environment, whose pyvenv.cfg and pip.conf agentgate does not read"),
 			Use("--offline, --no-cache, -n", "no network or cache"), Use("--color=WHEN", "colours"), Use("--directory=DIR, --project=DIR", "directory"),
 			Use("--only-installed, --only-downloads, --show-urls, --all-versions, --all-platforms, --all-arches, --managed-python, --no-managed-python, --no-python-downloads, --script=FILE, --bin", "python listing"),
 			Refuse(Unjudged, "--config-file=FILE", "reads another configuration"),
@@ -591,7 +598,8 @@ var pipEntries = func() []*Entry {
 var goCommon = []Flag{
 	Use("-json", "JSON"), Use("-m", "modules"), Use("-f FORMAT", "format"), Use("-e", "errors"), Use("-deps", "dependencies"),
 	Use("-test", "tests"), Use("-find", "no dependencies"), Use("-u", "upgrades"), Use("-versions", "versions"), Use("-retracted", "retracted"),
-	Use("-reuse=FILE", "reuses a previous -json"), Use("-mod=MODE", "module mode"), Use("-tags=LIST", "build tags"), Use("-C DIR", "changes directory first"),
+	Use("-reuse=FILE", "reuses a previous -json"), Use("-mod=MODE", "module mode"), Use("-tags=LIST", "build tags"),
+	Refuse(Unjudged, "-C DIR", "changes directory first: go.mod, go.work and go.env there are not the ones agentgate judged"),
 	Use("-all", "all"), Use("-short, -src, -u, -c, -cmd", "go doc options"), Use("-x", "prints commands"), Use("-v", "verbose"),
 	Refuse(Runs, "-toolexec=COMMAND", "runs a program around every tool"), Refuse(Runs, "-exec=COMMAND", "runs a program"),
 	Refuse(Runs, "-export, -compiled", "builds packages, running the compiler and cgo"),
@@ -623,13 +631,15 @@ var goEntries = []*Entry{
 }
 
 var cargoCommon = []Flag{
-	Use("--format-version=N", "format"), Use("--no-deps", "no dependencies"), Use("--manifest-path=FILE", "manifest"),
+	Use("--format-version=N", "format"), Use("--no-deps", "no dependencies"),
+	Refuse(Unjudged, "--manifest-path=FILE", "moves where cargo looks for .cargo/config.toml, which agentgate judges in the working directory"),
 	Use("--offline, --frozen, --locked", "no network"), Use("-q, --quiet, -v, --verbose", "output"), Use("--color=WHEN", "colours"),
 	Use("--features=LIST, -F LIST, --all-features, --no-default-features", "features"), Use("--filter-platform=TRIPLE", "platform"),
 	Use("-p, --package=SPEC", "package"), Use("--workspace", "workspace"), Use("-e, --edges=KINDS", "edges"), Use("-i, --invert=SPEC", "inverts"),
 	Use("--prune=SPEC", "prunes"), Use("--depth=N", "depth"), Use("--prefix=STYLE", "prefix"), Use("--no-dedupe", "no dedupe"),
 	Use("-d, --duplicates", "duplicates"), Use("--charset=NAME", "charset"), Use("--target=TRIPLE", "target"), Use("--limit=N", "limit"),
-	Use("--index=URL, --registry=NAME", "registry"), Use("--message-format=FMT", "format"), Use("-h, --help", "prints help"),
+	Refuse(Network, "--index=URL", "chooses another registry host"), Refuse(Network, "--registry=NAME", "chooses another registry"),
+	Use("--message-format=FMT", "format"), Use("-h, --help", "prints help"),
 	Use("-V, --version", "prints the version"), Use("--workspace-root", "workspace root"),
 	Refuse(Runs, "--config=KEY", "sets configuration such as build.rustc, a program cargo runs"),
 	Refuse(Runs, "-Z FLAG", "unstable flags"),

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
@@ -34,6 +35,7 @@ func (e *Engine) Plan(j *Judgement, auto bool) (runner.Plan, error) {
 	if isGit(d) {
 		p.Env = gitsafe.Environ(p.Env)
 	}
+	p.Env = pinPacks(d, p.Env)
 	if p.Sandbox, err = e.spec(j, p.Path); err != nil || p.Sandbox == nil {
 		return p, err
 	}
@@ -42,6 +44,36 @@ func (e *Engine) Plan(j *Judgement, auto bool) (runner.Plan, error) {
 	p.Env = setEnv(p.Env, "TMPDIR", p.Sandbox.TmpDir)
 	p.Env = setEnv(p.Env, "GIT_OPTIONAL_LOCKS", "0")
 	return p, nil
+}
+
+// packPins are the settings each pack program runs with in command scope,
+// as git runs with gitsafe's: npm, pnpm and yarn run no package scripts
+// (npm diff once ran a planted prepare script); go uses the toolchain on
+// the machine, with no GOFLAGS of the environment; pip reads no config
+// file; cargo wraps rustc with nothing. The hazard checks judge the
+// project's files; the pins hold where a check cannot see.
+var packPins = map[string][][2]string{
+	"npm":   {{"npm_config_ignore_scripts", "true"}, {"npm_config_script_shell", ""}},
+	"pnpm":  {{"npm_config_ignore_scripts", "true"}},
+	"yarn":  {{"npm_config_ignore_scripts", "true"}, {"YARN_ENABLE_SCRIPTS", "false"}},
+	"go":    {{"GOTOOLCHAIN", "local"}, {"GOFLAGS", ""}},
+	"pip":   {{"PIP_CONFIG_FILE", "/dev/null"}},
+	"pip3":  {{"PIP_CONFIG_FILE", "/dev/null"}},
+	"uv":    {{"UV_NO_CONFIG", "1"}},
+	"cargo": {{"RUSTC_WRAPPER", ""}, {"CARGO_BUILD_RUSTC_WRAPPER", ""}, {"CARGO_BUILD_RUSTC", "rustc"}},
+}
+
+// pinPacks sets the pins of every pack program the decision runs.
+func pinPacks(d gate.Decision, environ []string) []string {
+	for _, argv := range d.Commands() {
+		if len(argv) == 0 {
+			continue
+		}
+		for _, kv := range packPins[filepath.Base(argv[0])] {
+			environ = setEnv(environ, kv[0], kv[1])
+		}
+	}
+	return environ
 }
 
 // setEnv returns environ with name set to value, replacing earlier values.
