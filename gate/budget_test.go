@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentgate/agentgate/allowlist"
 )
 
 // FuzzBraceBudget: the count made before expanding never undercounts what
@@ -44,4 +46,18 @@ func FuzzBraceBudget(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A text with more commands than MaxSegments is not checked whole
+// against the rules, so it asks, even when every command is read-only.
+func TestSegmentCapAsks(t *testing.T) {
+	text := strings.Repeat("true; ", MaxSegments+10) + "true"
+	d := Decide(Request{Text: text, Rules: allowlist.Defaults(), Split: true})
+	if d.Verdict() == Allow {
+		t.Fatalf("%d commands: allowed; want an ask past MaxSegments", MaxSegments+11)
+	}
+	short := strings.Repeat("true; ", 10) + "true"
+	if d := Decide(Request{Text: short, Rules: allowlist.Defaults(), Split: true}); d.Verdict() != Allow {
+		t.Fatalf("11 commands: %s (%s); want allow", d.Verdict(), d.Primary())
+	}
 }
