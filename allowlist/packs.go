@@ -49,6 +49,22 @@ type Hazard struct {
 // PackSandbox is the confinement level of pack rules.
 const PackSandbox = "read-only+network"
 
+// bounded makes e ask unless flag bounds it: "docker stats" streams and
+// "docker events" waits until stopped (every spelling of them).
+func bounded(e *Entry, flag, without string) *Entry {
+	inner := e.Check
+	e.Check = func(c *Call) *Refusal {
+		if !c.Has(flag) {
+			return refuse(c.Entry.Name(), "%s without %s (%s)", without, flag, Forever)
+		}
+		if inner != nil {
+			return inner(c)
+		}
+		return nil
+	}
+	return e
+}
+
 // cobra programs (gh, docker, kubectl) take their global flags anywhere.
 func withGlobals(g *Entry, e *Entry) *Entry {
 	e.Flags = append(slices.Clip(e.Flags), g.Flags...)
@@ -298,39 +314,11 @@ func dockerLike(prog string) []*Entry {
 		docker(prog, "image inspect -f {{.Id}}", "inspects images, with a --format of fields holding no secret", Use("-f, --format=TEMPLATE", "format (judged)")),
 		docker(prog, "top", "lists a container's processes"), docker(prog, "port", "lists a container's ports"),
 		docker(prog, "container top", "lists a container's processes"), docker(prog, "container port", "lists a container's ports"),
-		func() *Entry {
-			e := docker(prog, "stats", "prints resource use once (--no-stream)", Use("-a, --all", "all"), Use("--no-stream", "once"), Use("--no-trunc", "no truncation"), Use("--format=TEMPLATE", "format (judged)"))
-			e.Example = prog + " stats --no-stream"
-			inner := e.Check
-			e.Check = func(c *Call) *Refusal {
-				if !c.Has("--no-stream") {
-					return refuse(c.Entry.Name(), "streams until stopped without --no-stream (%s)", Forever)
-				}
-				if inner != nil {
-					return inner(c)
-				}
-				return nil
-			}
-			return e
-		}(),
-		docker(prog, "container stats", "prints resource use", Use("-a, --all", "all"), Use("--no-stream", "once"), Use("--no-trunc", "no truncation"), Use("--format=TEMPLATE", "format (judged)")),
+		bounded(docker(prog, "stats --no-stream", "prints resource use once (--no-stream)", Use("-a, --all", "all"), Use("--no-stream", "once"), Use("--no-trunc", "no truncation"), Use("--format=TEMPLATE", "format (judged)")), "--no-stream", "streams until stopped"),
+		bounded(docker(prog, "container stats --no-stream", "prints resource use once (--no-stream)", Use("-a, --all", "all"), Use("--no-stream", "once"), Use("--no-trunc", "no truncation"), Use("--format=TEMPLATE", "format (judged)")), "--no-stream", "streams until stopped"),
 		docker(prog, "image history", "shows an image's layers", Use("-H, --human", "human"), Use("--no-trunc", "no truncation"), Use("-q, --quiet", "ids"), Use("--format=TEMPLATE", "format (judged)")),
-		func() *Entry {
-			e := docker(prog, "events", "prints daemon events up to a time (--until)", Use("--since=TIME, --until=TIME", "times"), Use("-f, --filter=FILTER", "filter"), Use("--format=TEMPLATE", "format (judged)"))
-			e.Example = prog + " events --until=0s"
-			inner := e.Check
-			e.Check = func(c *Call) *Refusal {
-				if !c.Has("--until") {
-					return refuse(c.Entry.Name(), "waits for events until stopped without --until (%s)", Forever)
-				}
-				if inner != nil {
-					return inner(c)
-				}
-				return nil
-			}
-			return e
-		}(),
-		docker(prog, "system events", "prints daemon events", Use("--since=TIME, --until=TIME", "times"), Use("-f, --filter=FILTER", "filter"), Use("--format=TEMPLATE", "format (judged)")),
+		bounded(docker(prog, "events --until=0s", "prints daemon events up to a time (--until)", Use("--since=TIME, --until=TIME", "times"), Use("-f, --filter=FILTER", "filter"), Use("--format=TEMPLATE", "format (judged)")), "--until", "waits for events until stopped"),
+		bounded(docker(prog, "system events --until=0s", "prints daemon events up to a time (--until)", Use("--since=TIME, --until=TIME", "times"), Use("-f, --filter=FILTER", "filter"), Use("--format=TEMPLATE", "format (judged)")), "--until", "waits for events until stopped"),
 		docker(prog, "diff", "lists a container's changed files"), docker(prog, "container diff", "lists a container's changed files"),
 		docker(prog, "system info", "prints system information", Use("-f, --format=TEMPLATE", "format (judged)")),
 		docker(prog, "search", "searches the image registry", Use("--limit=N", "limit"), Use("-f, --filter=FILTER", "filter"), Use("--no-trunc", "no truncation"), Use("--format=TEMPLATE", "format (judged)")),

@@ -17,30 +17,14 @@ func (s shellEvents) decode(data []byte) (Event, error) {
 		return Event{}, err
 	}
 	ev := Event{Session: env.Session, ToolUseID: env.ToolUseID, Mode: env.Mode}
-	if ft, ok := s.files[env.Tool]; ok && env.Tool != s.tool {
-		switch {
-		case env.Event == s.pre:
-			ev.Kind = PreFile
-		case contains(s.post, env.Event):
-			ev.Kind, ev.ExitCode = Post, exitCode(env.Response)
-			return ev, nil
-		case contains(s.denied, env.Event):
-			ev.Kind = Denied
-			return ev, nil
-		default:
-			return ev, nil
-		}
-		if ev.File, err = decodeFile(env.Tool, ft, env.Input); err != nil {
-			return Event{}, err
-		}
-		ev.Project = env.Cwd
-		ev.Cwd, ev.CwdProblem = workdir(nil, "", env.Cwd)
-		return ev, nil
-	}
-	if env.Tool != s.tool {
+	ft, isFile := s.files[env.Tool]
+	isFile = isFile && env.Tool != s.tool
+	if env.Tool != s.tool && !isFile {
 		return ev, nil
 	}
 	switch {
+	case env.Event == s.pre && isFile:
+		ev.Kind = PreFile
 	case env.Event == s.pre:
 		ev.Kind = Pre
 	case contains(s.post, env.Event):
@@ -50,6 +34,14 @@ func (s shellEvents) decode(data []byte) (Event, error) {
 		ev.Kind = Denied
 		return ev, nil
 	default:
+		return ev, nil
+	}
+	if isFile {
+		if ev.File, err = decodeFile(env.Tool, ft, env.Input); err != nil {
+			return Event{}, err
+		}
+		ev.Project = env.Cwd
+		ev.Cwd, ev.CwdProblem = workdir(nil, "", env.Cwd)
 		return ev, nil
 	}
 	ev.input, ev.Command, err = toolInput(env.Input, "command")
