@@ -34,16 +34,13 @@ func TestGuarantees(t *testing.T) {
 		for _, r := range refs {
 			name := r[1]
 			switch {
-			case strings.HasPrefix(name, "testdata/script/") || name == ".ci/run":
+			case strings.HasSuffix(name, ".txtar") || name == ".ci/run":
 				if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 					t.Errorf("guarantees.md:%d: %s does not exist", n+1, name)
 				}
 			default:
 				i := strings.LastIndex(name, ".")
 				pkg, test := name[:i], name[i+1:]
-				if pkg == "" {
-					pkg = "."
-				}
 				if !hasTest(t, filepath.Join(dir, pkg), test) {
 					t.Errorf("guarantees.md:%d: no func %s in %s", n+1, test, pkg)
 				}

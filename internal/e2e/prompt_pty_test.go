@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -37,7 +37,9 @@ func agentgateBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "agentgate")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		build := exec.Command("go", "build", "-o", binPath, ".")
+		build.Dir = moduleRoot()
+		out, err := build.CombinedOutput()
 		if err != nil {
 			buildErr = &buildError{err, string(out)}
 		}

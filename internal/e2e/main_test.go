@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,13 +20,35 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/agentgate/agentgate/cmd"
 	"github.com/agentgate/agentgate/config"
 )
 
 var update = flag.Bool("u", false, "update testscript golden files")
 
+// TestMain registers agentgate for the scripts: the same Main the
+// binary's main calls, with the starter config the binary embeds.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"agentgate": main})
+	testscript.Main(m, map[string]func(){"agentgate": func() { os.Exit(cmd.Main(exampleConfig())) }})
+}
+
+// moduleRoot is the repository's top, from this file's own path: the
+// scripts run with their own working directories.
+func moduleRoot() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		panic("no caller information")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// exampleConfig is config.example.toml, which main embeds.
+func exampleConfig() string {
+	data, err := os.ReadFile(filepath.Join(moduleRoot(), "config.example.toml"))
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
 }
 
 func TestScripts(t *testing.T) {

@@ -1,8 +1,9 @@
-package main
+package e2e
 
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,7 @@ import (
 // there, and the first works here as written (with the binary this test
 // run built).
 func TestReadmeQuickstart(t *testing.T) {
-	data, err := os.ReadFile("README.md")
+	data, err := os.ReadFile(filepath.Join(moduleRoot(), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,12 +22,12 @@ func TestReadmeQuickstart(t *testing.T) {
 		!strings.Contains(first, "go test -race ./...") {
 		t.Fatalf("the README's first block lost its two commands:\n%s", first)
 	}
-	if _, err := os.Stat(".git"); err != nil {
+	if _, err := os.Stat(filepath.Join(moduleRoot(), ".git")); err != nil {
 		t.Skip("not a git checkout")
 	}
 	h := newHome(t)
 	c := exec.Command(agentgateBinary(t), "exec", "--", "git status")
-	c.Env = h.env("AGENTGATE_TTY=none")
+	c.Dir, c.Env = moduleRoot(), h.env("AGENTGATE_TTY=none")
 	out, err := c.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "On branch") && !strings.Contains(string(out), "HEAD detached") {
 		t.Errorf("./agentgate exec -- 'git status' in this checkout: %v\n%s", err, out)
