@@ -150,7 +150,7 @@ func copyTree(src, dst string) error {
 			return err
 		}
 		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() && (rel == ".git" || rel == filepath.Join("testdata", "e2e", "node_modules")) {
+		if d.IsDir() && (rel == ".git" || filepath.Base(rel) == "node_modules") {
 			return filepath.SkipDir
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
