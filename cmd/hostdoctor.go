@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"debug/elf"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +23,9 @@ import (
 // doctorAll runs doctor's own checks and then the hosts' checks, and
 // fails when either found a problem.
 func doctorAll(o *DoctorOptions) error {
+	if self, err := selfPath(); err == nil {
+		fmt.Fprintf(o.Env.Stdout, "binary: %s\n", linkage(self))
+	}
 	err := doctorRun(o)
 	var st exitStatus
 	if err != nil && !errors.As(err, &st) {
@@ -367,4 +371,22 @@ func claudeBypass(w io.Writer, dir string) (problems int) {
 		}
 	}
 	return problems
+}
+
+// linkage says whether the agentgate at path is statically linked. A
+// dynamically linked one runs what LD_PRELOAD names before its first line,
+// and an agent's host can set that from project settings; a build with
+// CGO_ENABLED=0 has no loader at all.
+func linkage(path string) string {
+	f, err := elf.Open(path)
+	if err != nil {
+		return "not an ELF file here (" + err.Error() + ")"
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			return "note: dynamically linked (" + path + "): a planted LD_PRELOAD would load code into it; build it with CGO_ENABLED=0 go build"
+		}
+	}
+	return "statically linked, no loader to steer"
 }

@@ -37,8 +37,10 @@ func agentgateBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "agentgate")
+		// As the README builds it: CGO_ENABLED=0 makes a static binary,
+		// with no loader for a planted LD_PRELOAD to steer.
 		build := exec.Command("go", "build", "-o", binPath, ".")
-		build.Dir = moduleRoot()
+		build.Dir, build.Env = moduleRoot(), append(os.Environ(), "CGO_ENABLED=0")
 		out, err := build.CombinedOutput()
 		if err != nil {
 			buildErr = &buildError{err, string(out)}
