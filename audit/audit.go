@@ -44,6 +44,57 @@ const (
 	OutcomeDeniedOutOfBand   = "denied_out_of_band"
 )
 
+// Outcome is a record's outcome, read: the one list of outcomes and what
+// each means, for every reader of the log (log --outcome, stats,
+// suggest). A hook's asked_host escalation ends in a result record under
+// the same id: approved_host or denied_host.
+type Outcome string
+
+// Outcomes lists every outcome a record can have.
+var Outcomes = []Outcome{
+	OutcomeDeniedNonInteractive, OutcomeDenied, OutcomeDeniedReadonly, OutcomeApprovedOnce, OutcomeApprovedSession,
+	OutcomeApprovedAlways, OutcomeAllowedBySession, OutcomeDeniedSession, OutcomeDeniedBySession, OutcomeTimeout,
+	OutcomeInterrupted, OutcomeBreaker, OutcomeBypassed, OutcomeAskedHost, OutcomeApprovedHost, OutcomeDeniedHost,
+	OutcomeApprovedOutOfBand, OutcomeDeniedOutOfBand,
+}
+
+// Known reports whether o is one of [Outcomes].
+func (o Outcome) Known() bool {
+	for _, k := range Outcomes {
+		if k == o {
+			return true
+		}
+	}
+	return false
+}
+
+// Approved reports an outcome where the command ran with a person's (or
+// the mode's) consent.
+func (o Outcome) Approved() bool {
+	switch o {
+	case OutcomeApprovedOnce, OutcomeApprovedSession, OutcomeApprovedAlways, OutcomeAllowedBySession,
+		OutcomeBypassed, OutcomeApprovedHost, OutcomeApprovedOutOfBand:
+		return true
+	}
+	return false
+}
+
+// AskedPerson reports an outcome a person decided: at agentgate's prompt,
+// in the host's dialog, or from another terminal.
+func (o Outcome) AskedPerson() bool {
+	switch o {
+	case OutcomeApprovedOnce, OutcomeApprovedSession, OutcomeApprovedAlways, OutcomeDenied, OutcomeDeniedSession,
+		OutcomeTimeout, OutcomeInterrupted, OutcomeAskedHost, OutcomeApprovedHost, OutcomeDeniedHost,
+		OutcomeApprovedOutOfBand, OutcomeDeniedOutOfBand:
+		return true
+	}
+	return false
+}
+
+// Pending reports an outcome whose end comes in a later result record
+// (asked_host).
+func (o Outcome) Pending() bool { return o == OutcomeAskedHost }
+
 // Events: an escalation is recorded before anything runs; when an
 // approved command finishes, a result record with the same id follows.
 const (

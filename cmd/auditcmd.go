@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -72,16 +71,13 @@ type filter struct {
 	sinceT  time.Time
 }
 
-// outcomes are every outcome a record can have, for --outcome.
-var outcomes = []string{
-	audit.OutcomeDeniedNonInteractive, audit.OutcomeDenied, audit.OutcomeDeniedReadonly, audit.OutcomeApprovedOnce,
-	audit.OutcomeApprovedSession, audit.OutcomeApprovedAlways, audit.OutcomeAllowedBySession, audit.OutcomeDeniedSession,
-	audit.OutcomeDeniedBySession, audit.OutcomeTimeout, audit.OutcomeInterrupted, audit.OutcomeBreaker, audit.OutcomeBypassed,
-}
-
 func (f *filter) parse(now time.Time) error {
-	if f.outcome != "" && !slices.Contains(outcomes, f.outcome) {
-		return usagef("use one of "+strings.Join(outcomes, ", "), "--outcome %q is not an outcome", f.outcome)
+	if f.outcome != "" && !audit.Outcome(f.outcome).Known() {
+		var names []string
+		for _, o := range audit.Outcomes {
+			names = append(names, string(o))
+		}
+		return usagef("use one of "+strings.Join(names, ", "), "--outcome %q is not an outcome", f.outcome)
 	}
 	if f.since == "" {
 		return nil
@@ -384,11 +380,6 @@ func suggestPrefixOf(command string) string {
 	return gate.SuggestPrefix(words)
 }
 
-var approvedOutcomes = map[string]bool{
-	audit.OutcomeApprovedOnce: true, audit.OutcomeApprovedSession: true, audit.OutcomeApprovedAlways: true,
-	audit.OutcomeAllowedBySession: true, audit.OutcomeBypassed: true,
-}
-
 // counter counts keys with bounded memory: past max keys, the rarest are
 // dropped (they cannot be among the most frequent).
 type counter struct {
@@ -451,20 +442,40 @@ func newCmdAuditStats(env *Env, path func() string) *cobra.Command {
 			commands, prefixes, sessions := newCounter(50000), newCounter(20000), newCounter(20000)
 			approvedBy := map[string]int{}
 			total := 0
+			// A hook's asked_host escalation ends in a result record
+			// under the same id: approved_host or denied_host.
+			asked := map[string]string{}
 			err := env.scanEntries(path(), func(e audit.Entry, _ audit.Line) {
+				if e.Event == audit.EventResult {
+					if p, ok := asked[e.ID]; ok && audit.Outcome(e.Outcome) != audit.OutcomeAskedHost {
+						delete(asked, e.ID)
+						outcomes.add(e.Outcome)
+						if audit.Outcome(e.Outcome).Approved() {
+							approvedBy[p]++
+						}
+					}
+					return
+				}
 				if e.Event != audit.EventEscalation || !f.match(e) {
 					return
 				}
 				total++
-				outcomes.add(e.Outcome)
 				commands.add(e.Command)
 				p := prefixOf(e.Command)
 				prefixes.add(p)
 				sessions.add(e.Session)
-				if approvedOutcomes[e.Outcome] {
+				if audit.Outcome(e.Outcome).Pending() && len(asked) < 100000 {
+					asked[e.ID] = p
+					return
+				}
+				outcomes.add(e.Outcome)
+				if audit.Outcome(e.Outcome).Approved() {
 					approvedBy[p]++
 				}
 			})
+			for range asked {
+				outcomes.add(audit.OutcomeAskedHost) // no result came: still asked
+			}
 			if err != nil {
 				return err
 			}
@@ -549,7 +560,23 @@ also adds the prefixes to learned.toml, after you confirm at the terminal
 				return err
 			}
 			cands := map[string]*candidate{}
+			// asked_host escalations wait for their result record: a host
+			// dialog's approval counts as an approval.
+			asked := map[string]string{}
 			err := env.scanEntries(path(), func(e audit.Entry, _ audit.Line) {
+				if e.Event == audit.EventResult {
+					if p, ok := asked[e.ID]; ok && audit.Outcome(e.Outcome) != audit.OutcomeAskedHost {
+						delete(asked, e.ID)
+						if cd := cands[p]; cd != nil {
+							if audit.Outcome(e.Outcome).Approved() {
+								cd.approved++
+							} else {
+								cd.denied++
+							}
+						}
+					}
+					return
+				}
 				if e.Event != audit.EventEscalation || e.Decision == "deny" || !f.match(e) {
 					return
 				}
@@ -567,7 +594,14 @@ also adds the prefixes to learned.toml, after you confirm at the terminal
 				}
 				cd.last = e.Time
 				switch {
-				case approvedOutcomes[e.Outcome]:
+				case audit.Outcome(e.Outcome).Pending():
+					if len(asked) < 100000 {
+						asked[e.ID] = p
+					}
+					if hasOperator(e.Command) {
+						cd.operators = true
+					}
+				case audit.Outcome(e.Outcome).Approved():
 					cd.approved++
 					if hasOperator(e.Command) {
 						cd.operators = true
@@ -576,6 +610,13 @@ also adds the prefixes to learned.toml, after you confirm at the terminal
 					cd.denied++
 				}
 			})
+			// No result came (Claude Code sends none when the person says
+			// No): not an approval.
+			for _, p := range asked {
+				if cd := cands[p]; cd != nil {
+					cd.denied++
+				}
+			}
 			if err != nil {
 				return err
 			}
