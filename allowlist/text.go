@@ -252,7 +252,8 @@ var textEntries = []*Entry{
 		Use("-U", "no sort"), Use("-r", "reverse"), Use("--dirsfirst", "directories first"), Use("--filesfirst", "files first"),
 		Use("--sort=TYPE", "sort key"), Use("-i", "no indentation"), Use("-A", "ANSI lines"), Use("-S", "CP437 lines"),
 		Use("-n", "no colour"), Use("-C", "colour"), Use("-X", "XML"), Use("-J", "JSON"),
-		Use("--fromfile", "reads a listing from the operand files"), Use("--fromtabfile", "reads a tabbed listing"),
+		Refuse(Secrets, "--fromfile", "reads a listing from the operand files, which prints their contents"),
+		Refuse(Secrets, "--fromtabfile", "reads a tabbed listing from the operand files, which prints their contents"),
 		Use("--help", "prints help"), Use("--version", "prints the version"),
 		Refuse(Writes, "-o FILE", "writes the output to a file"),
 		Refuse(Writes, "-R", "reruns itself in each directory with -o 00Tree.html, writing files"),
@@ -442,6 +443,23 @@ func atFileCheck(c *Call) *Refusal {
 	return nil
 }
 
+// versionHazards are the files a version manager's shim reads to choose
+// which program a name runs: rustup's rust-toolchain.toml can name a
+// directory of the project ("path = ..."), so "rustc --version" ran a
+// planted script; pyenv, rbenv, nodenv, asdf and the like read theirs.
+var versionHazards = []Hazard{
+	{File: "rust-toolchain", Why: "rustup runs the toolchain it names, which may be a directory of the project"},
+	{File: "rust-toolchain.toml", Why: "rustup runs the toolchain it names, which may be a directory of the project"},
+	{File: ".python-version", Why: "pyenv's shim runs the interpreter it names"},
+	{File: ".ruby-version", Why: "rbenv's shim runs the interpreter it names"},
+	{File: ".node-version", Why: "a Node.js version manager runs the node it names"},
+	{File: ".nvmrc", Why: "a Node.js version manager runs the node it names"},
+	{File: ".tool-versions", Why: "asdf's shims run the versions it names"},
+	{File: ".java-version", Why: "jenv's shim runs the java it names"},
+	{File: ".sdkmanrc", Why: "SDKMAN runs the versions it names"},
+	{File: ".terraform-version", Why: "tfenv runs the terraform it names"},
+}
+
 // versionEntries print an interpreter's or toolchain's version and stop:
 // "node --version" asked although nothing else is read. Each is only the
 // program and its version flag, no operand. Programs with an opt-in pack
@@ -458,7 +476,7 @@ var versionEntries = func() []*Entry {
 		{"terraform", "--version"}, {"dotnet", "--version"}, {"swift", "--version"}, {"mvn", "--version"}, {"gradle", "--version"},
 	} {
 		out = append(out, &Entry{Words: []string{v.prog, v.flag}, Note: "prints the version", Example: v.prog + " " + v.flag,
-			Operands: Operands{None: true}})
+			Operands: Operands{None: true}, Hazards: versionHazards})
 	}
 	return out
 }()

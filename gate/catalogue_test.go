@@ -354,3 +354,18 @@ func TestCdWithCDPATH(t *testing.T) {
 		t.Errorf("cd ./sub with CDPATH set: %s (%s)", d.Verdict(), d.Primary())
 	}
 }
+
+// An interpreter's --version runs when no version manager's file could
+// make its shim run something else, and asks when one is there (a red
+// team's rust-toolchain.toml with "path =" ran a planted rustc).
+func TestVersionEntriesHazards(t *testing.T) {
+	for _, text := range []string{"node --version", "python3 --version", "rustc -V"} {
+		if d := gate.Decide(gate.Request{Text: text, Rules: allowlist.Defaults(), Paths: defaultPaths, Hazards: noHazards}); d.Verdict() != gate.Allow {
+			t.Errorf("%s with no hazard file: %s (%s)", text, d.Verdict(), d.Primary())
+		}
+	}
+	planted := func(argv []string) []string { return []string{"rust-toolchain.toml: rustup runs the toolchain it names"} }
+	if d := gate.Decide(gate.Request{Text: "rustc --version", Rules: allowlist.Defaults(), Paths: defaultPaths, Hazards: planted}); d.Verdict() == gate.Allow {
+		t.Errorf("rustc --version with a planted rust-toolchain.toml: allowed")
+	}
+}

@@ -39,8 +39,10 @@ func TestDecideTable(t *testing.T) {
 		{"rg -n foo src/", gate.Allow, gate.CheckAllowlist, "rg"},
 		{"sort -n -k2 data.txt", gate.Allow, gate.CheckAllowlist, "sort"},
 		// An interpreter's version, and nothing else (issue 18).
-		{"node --version", gate.Allow, gate.CheckAllowlist, "node --version"},
-		{"python3 --version", gate.Allow, gate.CheckAllowlist, "python3 --version"},
+		// (With no one to look for a version manager's files, as here,
+		// they ask; TestVersionEntriesHazards runs them with the check.)
+		{"node --version", gate.Ask, gate.CheckHazard, "node"},
+		{"python3 --version", gate.Ask, gate.CheckHazard, "python3"},
 		{"git --version", gate.Allow, gate.CheckAllowlist, "git --version"},
 		{"python3 --version script.py", gate.Ask, gate.CheckException, ""},
 		{"node -e 'require(\"fs\")'", gate.Ask, gate.CheckDefault, ""},

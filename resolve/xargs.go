@@ -1,8 +1,11 @@
 package resolve
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -125,6 +128,15 @@ func listerRoots(c *syntax.CallExpr) ([]string, bool) {
 		if slices.Contains(argv, "-files0-from") {
 			return nil, false // its starting points are in a file
 		}
+		// Only names: -printf (and -fprintf, -ls, -exec's output) prints
+		// text of its own, whose escapes can spell any path
+		// ("-printf '.e\156v\n' | xargs cat").
+		for _, a := range argv[1:] {
+			if a != "-print" && a != "-print0" && strings.HasPrefix(a, "-print") || a == "-fprintf" || a == "-ls" || a == "-fls" ||
+				a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
+				return nil, false
+			}
+		}
 		var r []string
 		for _, a := range argv[1:] {
 			if a == "-H" || a == "-L" || a == "-P" {
@@ -163,6 +175,12 @@ func listerRoots(c *syntax.CallExpr) ([]string, bool) {
 		return dot(r), true
 	case "git":
 		if len(argv) >= 2 && argv[1] == "ls-files" {
+			// --format and its like print text of their own.
+			for _, a := range argv[2:] {
+				if strings.HasPrefix(a, "--format") || a == "-s" || a == "--stage" || a == "--debug" || a == "-t" || a == "--eol" {
+					return nil, false
+				}
+			}
 			return []string{"."}, true
 		}
 	}
@@ -211,7 +229,8 @@ func isQuoted(w *syntax.Word) bool {
 // dashNames asks when a tree fed to xargs holds, at its top, a name that
 // starts with "-": a lister that prints names bare (ls, rg --files, git
 // ls-files) hands it to the command behind xargs as a flag (an empty file
-// named "-r" makes "ls | xargs grep x" a recursive grep).
+// named "-r" makes "ls | xargs grep x" a recursive grep). The names of
+// the whole tree are judged by [resolver.splitNames].
 func (r *resolver) dashNames(roots []string) {
 	for _, root := range roots {
 		entries, err := readDir(r.lexical(root))
@@ -245,4 +264,32 @@ func findExec(c *syntax.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// splitNames asks when a tree fed to xargs holds a name that xargs would
+// not pass whole: xargs splits its input on blanks and removes quotes and
+// backslashes, so planted empty files "x .env" and "q '/home/u/.s'sh/x"
+// became the words ".env" and "/home/u/.ssh/x".
+func (r *resolver) splitNames(roots []string) {
+	budget := MaxGlobSteps * 2
+	for _, root := range roots {
+		abs := r.lexical(root)
+		stop := errors.New("stop")
+		filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if budget--; budget < 0 {
+				r.add(gate.Reason{Check: gate.CheckSensitive, Match: root, Source: "xargs input",
+					Message: fmt.Sprintf("%s holds too many names to check what xargs would make of them", quote(root))})
+				return stop
+			}
+			if name := d.Name(); p != abs && strings.ContainsAny(name, " \t\n\v\f\r'\"\\") {
+				r.add(gate.Reason{Check: gate.CheckSensitive, Match: name, Source: "xargs input",
+					Message: fmt.Sprintf("%s holds a name with a blank, a quote or a backslash (%s), which xargs splits into other names", quote(root), quote(name))})
+				return stop
+			}
+			return nil
+		})
+	}
 }
