@@ -364,7 +364,9 @@ func TestVersionEntriesHazards(t *testing.T) {
 			t.Errorf("%s with no hazard file: %s (%s)", text, d.Verdict(), d.Primary())
 		}
 	}
-	planted := func(argv []string) []string { return []string{"rust-toolchain.toml: rustup runs the toolchain it names"} }
+	planted := func(argv []string) []string {
+		return []string{"rust-toolchain.toml: rustup runs the toolchain it names"}
+	}
 	if d := gate.Decide(gate.Request{Text: "rustc --version", Rules: allowlist.Defaults(), Paths: defaultPaths, Hazards: planted}); d.Verdict() == gate.Allow {
 		t.Errorf("rustc --version with a planted rust-toolchain.toml: allowed")
 	}
