@@ -259,13 +259,16 @@ func writeTarget(abs string) string {
 
 // writeProtected are names a write makes dangerous beyond the
 // self-protected paths a read may still name: direnv runs .envrc on the
-// next cd; .gitmodules names submodule URLs and update commands.
+// next cd; .gitmodules names submodule URLs and update commands; and
+// everything under .git is git's state, which read-only git commands
+// trust (a red team planted an index listing .env and a path through a
+// link to ~/.ssh, and git grep printed both).
 func writeProtected(abs string) bool {
 	switch filepath.Base(abs) {
-	case ".envrc", ".gitmodules":
+	case ".envrc", ".gitmodules", ".git":
 		return true
 	}
-	return strings.Contains(abs, "/.git/hooks/") || strings.HasSuffix(abs, "/.git/config")
+	return strings.Contains(abs, "/.git/")
 }
 
 func quoteAll(ps []string) []string {
