@@ -38,7 +38,7 @@ func XargsInputs(text string) (roots []string, blind, found bool) {
 		if !ok || !isXargs(right) {
 			continue
 		}
-		if r, ok := listerRoots(lastCall(b.X)); ok {
+		if r, ok := listerRoots(lastCall(b.X), true); ok {
 			fed[right] = r
 		}
 	}
@@ -48,7 +48,7 @@ func XargsInputs(text string) (roots []string, blind, found bool) {
 			// find -exec READER {} runs the reader on every file under
 			// find's starting points: those trees are read.
 			found = true
-			if r, ok := listerRoots(c); ok {
+			if r, ok := findRoots(c); ok {
 				roots = append(roots, r...)
 			} else {
 				blind = true
@@ -101,7 +101,7 @@ func lastCall(s *syntax.Stmt) *syntax.CallExpr {
 // listerRoots returns the trees a file lister lists: find's starting
 // points, ls's and rg --files' operands, git ls-files' working directory.
 // Words must be literal; anything else is not a lister.
-func listerRoots(c *syntax.CallExpr) ([]string, bool) {
+func listerRoots(c *syntax.CallExpr, piped bool) ([]string, bool) {
 	if c == nil || len(c.Assigns) > 0 {
 		return nil, false
 	}
@@ -128,10 +128,13 @@ func listerRoots(c *syntax.CallExpr) ([]string, bool) {
 		if slices.Contains(argv, "-files0-from") {
 			return nil, false // its starting points are in a file
 		}
-		// Only names: -printf (and -fprintf, -ls, -exec's output) prints
-		// text of its own, whose escapes can spell any path
-		// ("-printf '.e\156v\n' | xargs cat").
+		// Piped into xargs, only names will do: -printf (and -fprintf,
+		// -ls, -exec's output) prints text of its own, whose escapes can
+		// spell any path ("-printf '.e\156v\n' | xargs cat").
 		for _, a := range argv[1:] {
+			if !piped {
+				break
+			}
 			if a != "-print" && a != "-print0" && strings.HasPrefix(a, "-print") || a == "-fprintf" || a == "-ls" || a == "-fls" ||
 				a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
 				return nil, false
@@ -293,3 +296,7 @@ func (r *resolver) splitNames(roots []string) {
 		})
 	}
 }
+
+// findRoots are the starting points of a find whose -exec runs a reader
+// on every file under them.
+func findRoots(c *syntax.CallExpr) ([]string, bool) { return listerRoots(c, false) }

@@ -55,7 +55,7 @@ func TestBuiltinsWorkConfined(t *testing.T) {
 	for i := 64; i < len(sortInput); i += 65 {
 		sortInput[i] = '\n' // ...in lines of 64, so sort needs temporary files
 	}
-	cmds := []string{"git status", "git log -p", "git diff", "git show", "git blame a.txt", "ls -la", "grep -r hello .",
+	cmds := []string{"git status", "git log -p", "git diff", "git show", "git blame src/b.txt", "ls -la", "grep -r hello .",
 		"find . -type f", "wc -l a.txt src/b.txt", "sort -S 1M", "rg --sort path hello .", "cat a.txt", "git diff --stat HEAD~1"}
 	for _, text := range cmds {
 		t.Run(text, func(t *testing.T) {
