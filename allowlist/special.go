@@ -582,16 +582,24 @@ var xargsEntry = &Entry{Words: []string{"xargs"}, Note: "runs a read-only catalo
 		Refuse(Unjudged, "--process-slot-var=NAME", "sets an environment variable of the command"),
 	}}
 
+// builtinEntry is the built-in entry that judges argv, the one with the
+// most words ("git log" before "git"), skip aside; nil when none does. It
+// is how a runner's command (xargs CMD, find -exec CMD) is looked up.
+func builtinEntry(argv []string, skip *Entry) *Entry {
+	var e *Entry
+	for _, x := range builtin {
+		if _, _, ok := x.Judge(argv); ok && x != skip && (e == nil || len(x.Words) > len(e.Words)) {
+			e = x
+		}
+	}
+	return e
+}
+
 func xargsCheck(c *Call) *Refusal {
 	if len(c.Operands) == 0 {
 		return refuse("xargs", "names no command (it would run echo); name the command")
 	}
-	var e *Entry
-	for _, x := range builtin {
-		if _, _, ok := x.Judge(c.Operands); ok && x != xargsEntry && (e == nil || len(x.Words) > len(e.Words)) {
-			e = x
-		}
-	}
+	e := builtinEntry(c.Operands, xargsEntry)
 	if e == nil {
 		return refuse(c.Operands[0], "xargs would run %s, which is not in the read-only catalogue", c.Operands[0])
 	}
@@ -752,13 +760,8 @@ func findExecCheck(c *Call) *Refusal {
 				return refuse(w, "holds {} inside a word, which find replaces with a file name")
 			}
 		}
-		var e *Entry
-		for _, x := range builtin {
-			if _, _, ok := x.Judge(found); ok && (e == nil || len(x.Words) > len(e.Words)) {
-				e = x
-			}
-		}
-		if e == nil || e == xargsEntry || e.Words[0] == "find" {
+		e := builtinEntry(found, xargsEntry)
+		if e == nil || e.Words[0] == "find" {
 			return refuse(argv[0], "find -exec would run %s, which is not a reader of the read-only catalogue", argv[0])
 		}
 		// What find runs is not what the engine plans: git under find

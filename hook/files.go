@@ -238,7 +238,7 @@ func (g *Gate) judgeWrite(eng *engine.Engine, ev Event) *engine.Judgement {
 				pat = filepath.Base(cand)
 			}
 			j.Decision = gate.Escalate(j.Decision, gate.Reason{Check: gate.CheckSelfProtect, Match: p, Rule: pat,
-				Message: fmt.Sprintf("%s writes %s, which changes how commands run or what agentgate and the host allow (%s)", u.Tool, quoteIfNeeded(p), pat)})
+				Message: fmt.Sprintf("%s writes %s, which changes how commands run or what agentgate and the host allow (%s)", u.Tool, shellWord(p), pat)})
 			return j
 		}
 	}
@@ -274,14 +274,7 @@ func writeProtected(abs string) bool {
 func quoteAll(ps []string) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
-		out[i] = quoteIfNeeded(p)
+		out[i] = shellWord(p)
 	}
 	return out
-}
-
-func quoteIfNeeded(p string) string {
-	if p != "" && !strings.ContainsAny(p, " \t\n'\"\\$`*?[]{}()<>|&;#~!") {
-		return p
-	}
-	return Quote(p)
 }
