@@ -749,7 +749,7 @@ func (v *vetter) stateFiles(repo repository) {
 				// as a file, and open(2) of a socket fails at once.
 			case !fi.Mode().IsRegular():
 				v.out = append(v.out, Finding{Key: name, File: p, Why: "is not a regular file: git would block reading it"})
-			case links(fi) > 1:
+			case fsutil.Links(fi) > 1:
 				v.out = append(v.out, Finding{Key: name, File: p, Why: "is a hard link: another name for a file that may hold secrets"})
 			case name == "gitdir" && root == repo.gitDir:
 				v.pathFile(repo, root, p, name)

@@ -47,10 +47,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // Options are what a judgment needs besides the command.
@@ -383,8 +383,7 @@ func hardLinkedPrivate(p string) bool {
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o044 != 0 {
 		return false
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && st.Nlink > 1
+	return fsutil.Links(fi) > 1
 }
 
 func isFIFO(p string) bool {
