@@ -612,19 +612,6 @@ func selfName(w *syntax.Word) bool {
 	return ok && p.Param != nil && p.Param.Value == "FUNCNAME" && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Length
 }
 
-// staticValueOf is a word's value after quote removal, when it has no
-// expansion.
-func staticValueOf(w *syntax.Word) (string, bool) {
-	if _, static := staticWord(w); !static {
-		return "", false
-	}
-	fields, err := wordFields(w)
-	if err != nil || len(fields) != 1 {
-		return "", false
-	}
-	return fields[0], true
-}
-
 // makesLink reports an ln that makes a symbolic link.
 func makesLink(argv []string) bool {
 	if len(argv) == 0 || path.Base(argv[0]) != "ln" {

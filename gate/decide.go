@@ -154,14 +154,11 @@ func shellString(req Request, file *syntax.File, d Decision) (Decision, bool) {
 	}
 	var argv []string
 	for _, w := range call.Args {
-		if _, static := staticWord(w); !static || expansion(w, false) != "" {
+		v, ok := staticValueOf(w)
+		if !ok || expansion(w, false) != "" {
 			return d, false
 		}
-		fields, err := wordFields(w)
-		if err != nil || len(fields) != 1 {
-			return d, false
-		}
-		argv = append(argv, fields[0])
+		argv = append(argv, v)
 	}
 	switch argv[0] {
 	case "bash", "sh", "/bin/bash", "/bin/sh", "/usr/bin/bash":

@@ -402,3 +402,17 @@ func plainVariables(w *syntax.Word) bool {
 	}
 	return ok(w.Parts) && seen
 }
+
+// staticValueOf is a word's value after quote removal, when no part of it
+// depends on state (variables, substitutions) and it is one field;
+// globs, braces and tildes are left as written (see [expansion]).
+func staticValueOf(w *syntax.Word) (string, bool) {
+	if _, static := staticWord(w); !static {
+		return "", false
+	}
+	fields, err := wordFields(w)
+	if err != nil || len(fields) != 1 {
+		return "", false
+	}
+	return fields[0], true
+}
