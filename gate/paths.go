@@ -350,7 +350,15 @@ func PathCandidates(w string) []string {
 // as bash globs (over-approximated, see internal/glob) and met with the
 // pattern's.
 func (m matcher) match(abs string, isGlob bool) (string, bool) {
-	var word []glob.Pattern
+	var word, lit []glob.Pattern
+	// literal reads abs's components once, for the glob patterns that
+	// need them.
+	literal := func() []glob.Pattern {
+		if lit == nil {
+			lit = literalComps(abs)
+		}
+		return lit
+	}
 	if isGlob {
 		for _, c := range strings.Split(strings.Trim(abs, "/"), "/") {
 			word = append(word, glob.CompileValue(c))
@@ -364,7 +372,7 @@ func (m matcher) match(abs string, isGlob bool) (string, bool) {
 			}
 		case !isGlob && !strings.HasPrefix(abs, t.head):
 		case !isGlob:
-			if reaches(literalComps(abs), t.comps, 0) {
+			if reaches(literal(), t.comps, 0) {
 				return t.text, true
 			}
 		default:
@@ -383,7 +391,7 @@ func (m matcher) match(abs string, isGlob bool) (string, bool) {
 		}
 		comps := word
 		if !isGlob {
-			comps = literalComps(abs)
+			comps = literal()
 		}
 		for o := range comps {
 			if reaches(comps, t.comps, o) {
