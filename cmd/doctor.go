@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -53,6 +54,14 @@ func doctorRun(o *DoctorOptions) error {
 			fmt.Fprintf(w, "  %-18s %s\n", l, s.Describe(l))
 		}
 	}
+	fmt.Fprintf(w, "  what a read-only command cannot do, and what stops it here:\n")
+	for _, k := range s.Promises(sandbox.ReadOnly) {
+		by := strings.Join(k.By, " and ")
+		if by == "" {
+			by = "NOTHING on this kernel"
+		}
+		fmt.Fprintf(w, "    %-56s %s\n", k.Could, by)
+	}
 	missing := s.Missing(sandbox.ReadOnly)
 	switch {
 	case len(missing) == 0:
@@ -64,5 +73,6 @@ func doctorRun(o *DoctorOptions) error {
 		return exitStatus(1)
 	}
 	fmt.Fprintf(w, "  built-in read-only rules run partly confined (best effort); set sandbox = \"require\" to ask instead\n")
+	fmt.Fprintf(w, "  user rules whose sandbox level this kernel cannot keep ask\n")
 	return nil
 }

@@ -22,8 +22,13 @@ func TestDoctorSandbox(t *testing.T) {
 		want    string
 	}{
 		{sandbox.Support{OS: "linux", LandlockABI: 7, Seccomp: true}, "", 0, "run fully confined"},
-		{sandbox.Support{OS: "linux", LandlockABI: 3, Seccomp: true}, "", 0, "read-only, partial: no TCP (Landlock ABI 4)"},
-		{sandbox.Support{OS: "linux", LandlockABI: 3, Seccomp: true}, "sandbox = \"require\"\n", 1, "every auto-allowed command asks"},
+		{sandbox.Support{OS: "linux", LandlockABI: 7, Seccomp: true}, "", 0, "signal processes outside                                 Landlock ABI 6 and seccomp"},
+		{sandbox.Support{OS: "linux", LandlockABI: 3, Seccomp: true}, "", 0, "signal processes outside                                 seccomp\n"},
+		{sandbox.Support{OS: "linux", LandlockABI: 3, Seccomp: true}, "", 0, "run fully confined"},
+		{sandbox.Support{OS: "linux", LandlockABI: 7}, "", 0, "read-only, partial: could still execute memory files"},
+		{sandbox.Support{OS: "linux", LandlockABI: 7}, "", 0, "reach the network                                        NOTHING on this kernel"},
+		{sandbox.Support{OS: "linux", LandlockABI: 7}, "", 0, "user rules whose sandbox level this kernel cannot keep ask"},
+		{sandbox.Support{OS: "linux", Seccomp: true}, "sandbox = \"require\"\n", 1, "every auto-allowed command asks"},
 		{sandbox.Support{OS: "darwin"}, "", 0, "unavailable"},
 	} {
 		os.WriteFile(filepath.Join(home, ".config", "agentgate", "config.toml"), []byte(tt.config), 0o600)

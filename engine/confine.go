@@ -78,14 +78,42 @@ func (e *Engine) vetConfinement(j *Judgement, home string) gate.Decision {
 				Message: fmt.Sprintf("a workspace sandbox rooted at %s would %s", root, bad)})
 		}
 	}
+	missing := e.probe().Missing(level)
+	if len(missing) == 0 {
+		return d
+	}
 	if j.Config.SandboxRequire {
-		if missing := e.probe().Missing(level); len(missing) > 0 {
-			return gate.Escalate(d, gate.Reason{Check: gate.CheckSandbox, Match: string(level),
-				Message: fmt.Sprintf("sandbox = \"require\" (from %s) and this kernel cannot fully confine it: no %s",
-					j.Config.SandboxSource, strings.Join(missing, ", no "))})
-		}
+		return gate.Escalate(d, gate.Reason{Check: gate.CheckSandbox, Match: string(level),
+			Message: fmt.Sprintf("sandbox = \"require\" (from %s) and this kernel cannot fully confine it: it could still %s",
+				j.Config.SandboxSource, strings.Join(missing, ", "))})
+	}
+	// A user who wrote a sandbox level into a rule chose the rule for what
+	// the level promises; where this kernel cannot keep it, the person
+	// decides. (Built-in rules run best effort: they are read-only by
+	// judgement before confinement.)
+	if r, ok := userRuleAt(j, level); ok {
+		return gate.Escalate(d, gate.Reason{Check: gate.CheckSandbox, Match: string(level), Rule: r.String(), Source: r.Source.String(),
+			Message: fmt.Sprintf("the rule's sandbox = %q cannot be kept on this kernel: the command could still %s",
+				level, strings.Join(missing, ", "))})
 	}
 	return d
+}
+
+// userRuleAt is a user rule that allowed part of j and names level as its
+// own sandbox.
+func userRuleAt(j *Judgement, level sandbox.Level) (allowlist.Rule, bool) {
+	for _, r := range j.Decision.Reasons() {
+		if r.Check != gate.CheckAllowlist {
+			continue
+		}
+		for _, rule := range j.Config.Rules {
+			if rule.Kind == allowlist.Allow && rule.Source != allowlist.DefaultSource && rule.String() == r.Rule &&
+				rule.Source.String() == r.Source && rule.Sandbox == string(level) {
+				return rule, true
+			}
+		}
+	}
+	return allowlist.Rule{}, false
 }
 
 // badWorkspaceRoot says what is wrong with root as a workspace, or "".

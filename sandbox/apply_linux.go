@@ -47,7 +47,7 @@ func Apply(spec Spec) error {
 		return nil
 	}
 	runtime.LockOSThread() // never unlocked: this thread execs
-	sup := Probe()
+	sup := spec.kernel(Probe())
 	if spec.Require {
 		if missing := sup.Missing(spec.Level); len(missing) > 0 {
 			return &UnavailableError{Missing: missing}
@@ -59,12 +59,12 @@ func Apply(spec Spec) error {
 		return fmt.Errorf("sandbox: no_new_privs: %w", err)
 	}
 	if sup.LandlockABI > 0 {
-		if err := restrictLandlock(spec); err != nil {
+		if err := restrictLandlock(spec, sup.LandlockABI); err != nil {
 			return fmt.Errorf("sandbox: landlock: %w", err)
 		}
 	}
 	if sup.Seccomp {
-		if err := loadFilter(spec.Level); err != nil {
+		if err := loadFilter(spec.Level, sup.LandlockABI >= signalScopeABI); err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
 	}
@@ -132,11 +132,34 @@ const (
 // restrictLandlock builds the ruleset of rules.go for spec and enforces it
 // on every thread, best effort: a right this kernel's ABI does not know is
 // left out (Probe says which).
-func restrictLandlock(spec Spec) error {
+func restrictLandlock(spec Spec, abi int) error {
+	cfg := landlockConfigs[len(landlockConfigs)-1]
+	if abi < len(landlockConfigs) {
+		cfg = landlockConfigs[abi] // an older kernel, as a test stands for one
+	}
+	cfg = cfg.BestEffort()
+	if spec.Level.Network() {
+		// Sockets allowed: TCP and UDP ports, abstract sockets and (from
+		// ABI 9) path-named Unix sockets such as docker.sock.
+		cfg.HandledAccessNet = 0
+		cfg.Scoped &^= ll.ScopeAbstractUnixSocket
+		cfg.HandledAccessFS &^= ll.AccessFSResolveUnix
+	}
+	// A rule asks only for rights the configuration handles: an older
+	// ABI's configuration refuses a rule with a right it does not know.
+	pathAccess := func(a landlock.AccessFSSet, paths ...string) landlock.FSRule {
+		return landlock.PathAccess(a&cfg.HandledAccessFS, paths...)
+	}
+	withRefer := func(r landlock.FSRule) landlock.FSRule {
+		if abi >= 2 {
+			return r.WithRefer()
+		}
+		return r
+	}
 	var rules []landlock.Rule
 	// Read everything but /dev: a rule per entry of the root directory,
 	// since Landlock grants on whole hierarchies and cannot subtract one.
-	rules = append(rules, landlock.PathAccess(readDir, "/"))
+	rules = append(rules, pathAccess(readDir, "/"))
 	ents, err := os.ReadDir("/")
 	if err != nil {
 		return err
@@ -156,43 +179,35 @@ func restrictLandlock(spec Spec) error {
 		}
 		switch {
 		case mode.IsDir():
-			rules = append(rules, landlock.PathAccess(readFile|readDir, p))
+			rules = append(rules, pathAccess(readFile|readDir, p))
 		case mode.IsRegular():
-			rules = append(rules, landlock.PathAccess(readFile, p))
+			rules = append(rules, pathAccess(readFile, p))
 		}
 	}
-	rules = append(rules, landlock.PathAccess(readFile|readDir|execute, execDirs...).IgnoreIfMissing())
+	rules = append(rules, pathAccess(readFile|readDir|execute, execDirs...).IgnoreIfMissing())
 	if spec.Program != "" {
-		rules = append(rules, landlock.PathAccess(readFile|execute, spec.Program).IgnoreIfMissing())
+		rules = append(rules, pathAccess(readFile|execute, spec.Program).IgnoreIfMissing())
 		// The loader itself, not its directory: a program planted with a
 		// loader path inside the project must not make the whole
 		// directory executable.
 		if interp := elfInterpreter(spec.Program); interp != "" {
-			rules = append(rules, landlock.PathAccess(readFile|execute, interp).IgnoreIfMissing())
+			rules = append(rules, pathAccess(readFile|execute, interp).IgnoreIfMissing())
 		}
 	}
 	rules = append(rules,
-		landlock.PathAccess(readFile|writeFile|truncate, "/dev/null"),
-		landlock.PathAccess(readFile, readableDevices...).IgnoreIfMissing())
+		pathAccess(readFile|writeFile|truncate, "/dev/null"),
+		pathAccess(readFile, readableDevices...).IgnoreIfMissing())
 	scratch := landlock.AccessFSSet(scratchRWX)
 	if spec.Level == Workspace {
 		scratch |= execute
 		for _, p := range append([]string{spec.Root}, spec.Writable...) {
 			if p != "" {
-				rules = append(rules, landlock.PathAccess(scratch, p).WithRefer().IgnoreIfMissing())
+				rules = append(rules, withRefer(pathAccess(scratch, p)).IgnoreIfMissing())
 			}
 		}
 	}
 	if spec.TmpDir != "" {
-		rules = append(rules, landlock.PathAccess(scratch, spec.TmpDir).WithRefer())
-	}
-	cfg := landlock.V11.BestEffort()
-	if spec.Level.Network() {
-		// Sockets allowed: TCP and UDP ports, abstract sockets and (from
-		// ABI 9) path-named Unix sockets such as docker.sock.
-		cfg.HandledAccessNet = 0
-		cfg.Scoped &^= ll.ScopeAbstractUnixSocket
-		cfg.HandledAccessFS &^= ll.AccessFSResolveUnix
+		rules = append(rules, withRefer(pathAccess(scratch, spec.TmpDir)))
 	}
 	// Enforced on this thread only: it is the one that calls execve, which
 	// ends every other thread, so the program starts with exactly this
@@ -205,6 +220,10 @@ func restrictLandlock(spec Spec) error {
 	defer unix.Close(fd)
 	return ll.LandlockRestrictSelf(fd, flags)
 }
+
+// landlockConfigs are go-landlock's configurations by ABI version.
+var landlockConfigs = []landlock.Config{landlock.V1, landlock.V1, landlock.V2, landlock.V3, landlock.V4,
+	landlock.V5, landlock.V6, landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11}
 
 // elfInterpreter is the program's ELF interpreter (the dynamic loader),
 // or "" for a static program, a script, or anything unreadable.

@@ -24,7 +24,10 @@
 //     signals are a second layer where the kernel has them;
 //   - shares nothing with processes outside: System V and POSIX message
 //     queues, semaphores and shared memory are refused, and so are
-//     prlimit(2) on another process and Landlock-scoped signals and ptrace;
+//     prlimit(2), scheduling, priority, CPU, I/O priority and memory
+//     placement calls on another process, and signals and ptrace outside
+//     (Landlock scopes signals from ABI 6; before that the seccomp filter
+//     lets a signal reach only the command itself or its process group);
 //   - keeps no back door: every descriptor above 2 is closed on exec, and
 //     the seccomp filter refuses the ioctls that push input into a
 //     terminal (TIOCSTI, TIOCLINUX);
@@ -37,12 +40,16 @@
 //     gets ENOSYS so the C library falls back to clone) and the key ring;
 //     system calls made through another architecture's ABI (x32, int
 //     0x80) are refused too;
-//   - cannot signal or trace processes outside its own domain (Landlock).
+//   - cannot signal or trace processes outside its own domain.
+//
+// [Support.Promises] lists each promise with the mechanisms that keep it on
+// a kernel.
 //
 // Only installed programs execute directly: the execute right is granted
 // on the resolved program, its ELF interpreter (the file, not its
-// directory), and /usr, /bin, /sbin, /lib*, /opt; execveat, which would
-// execute a descriptor such as a memfd filled with a program, is refused.
+// directory), and /usr, /bin, /sbin, /lib*, /opt; execveat and
+// memfd_create are refused, since Landlock does not reach a memfd and one
+// filled with a program would execute through /proc/self/fd.
 // A file planted in the working tree, $HOME or /tmp cannot be executed
 // directly.
 //

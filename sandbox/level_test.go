@@ -38,9 +38,16 @@ func TestDescribe(t *testing.T) {
 	}{
 		{full, ReadOnly, "read-only"},
 		{full, None, "none"},
-		{Support{OS: "linux", LandlockABI: 5, Seccomp: true}, ReadOnly, "read-only, partial: no signals and abstract sockets (Landlock ABI 6)"},
-		{Support{OS: "linux", LandlockABI: 3, Seccomp: true}, ReadOnlyNetwork, "read-only+network, partial: no signals and abstract sockets (Landlock ABI 6)"},
-		{Support{OS: "linux", LandlockABI: 7}, ReadOnly, "read-only, partial: no system call filter (seccomp)"},
+		// seccomp keeps what Landlock ABI 6 and 3 would: signals, truncation
+		{Support{OS: "linux", LandlockABI: 5, Seccomp: true}, ReadOnly, "read-only"},
+		{Support{OS: "linux", LandlockABI: 1, Seccomp: true}, ReadOnlyNetwork, "read-only+network"},
+		{Support{OS: "linux", LandlockABI: 2}, ReadOnly, "read-only, partial: could still truncate files, execute memory files (memfd, execveat), " +
+			"change file modes, times or attributes, reach the network, signal processes outside, change other processes' scheduling, priority or limits, " +
+			"type into the terminal, share memory or messages with processes outside, change the kernel, mounts or namespaces"},
+		{Support{OS: "linux", LandlockABI: 7}, Workspace, "workspace, partial: could still reach the network, change other processes' scheduling, priority or limits, " +
+			"type into the terminal, share memory or messages with processes outside, change the kernel, mounts or namespaces"},
+		{Support{OS: "linux", Seccomp: true}, ReadOnly, "read-only, partial: could still write files, execute planted files, trace processes outside"},
+		{Support{OS: "linux", Seccomp: true}, Workspace, "workspace, partial: could still write outside the project, execute planted files, trace processes outside"},
 		{Support{OS: "linux"}, ReadOnly, "unavailable"},
 		{Support{OS: "darwin"}, Workspace, "unavailable"},
 	} {

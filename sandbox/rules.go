@@ -54,18 +54,56 @@ const (
 	argBitsSet        // the low 32 bits of arg have any bit of mask set
 	argLowIn          // the low 32 bits of arg are one of vals
 	argMaskedNot      // the low 32 bits of arg, masked with mask, are not vals[0]
+	unlessAny         // refused unless one of unless holds (and only when only holds)
 )
+
+// argIs holds when the low 32 bits of an argument are one of vals, the
+// calling process's own pid (self) or its process group as kill(2) names
+// it, the negative group id (group). The pid and group are those of the
+// process that loads the filter, which is the one that then executes the
+// command: a process the command forks has another pid, so this is the
+// command's own process, not its children.
+type argIs struct {
+	arg   int
+	vals  []uint32
+	self  bool
+	group bool
+}
+
+// proc is the process the filter is loaded in, for argIs.
+type proc struct {
+	pid, pgid int
+}
+
+func (a argIs) values(p proc) []uint32 {
+	out := append([]uint32(nil), a.vals...)
+	if a.self {
+		out = append(out, uint32(p.pid))
+	}
+	if a.group {
+		out = append(out, uint32(int32(-p.pgid)))
+	}
+	return out
+}
 
 // callRule refuses a system call, or some calls of it, at some levels.
 type callRule struct {
-	name   string
-	errno  unix.Errno
-	at     levels
-	when   when
-	arg    int
-	mask   uint32
-	vals   []uint32
-	reason string
+	name  string
+	errno unix.Errno
+	at    levels
+	when  when
+	arg   int
+	mask  uint32
+	vals  []uint32
+	// only, with unlessAny, narrows the rule to calls whose argument
+	// only.arg holds; unless are the calls it lets through.
+	only   *argIs
+	unless []argIs
+	// unscoped rules apply only where Landlock does not scope signals
+	// (ABI 6): there the kernel keeps the promise, and the rule would only
+	// cost what it refuses (a command signalling a child by its pid).
+	unscoped bool
+	reason   string
 }
 
 // nsFlags are clone's flags that make a new namespace: a user namespace
@@ -110,7 +148,7 @@ var callRules = concat(
 	[]callRule{
 		{name: "clone", errno: unix.EPERM, at: allLevels, when: argBitsSet, arg: 0, mask: nsFlags,
 			reason: "makes a namespace (a user namespace holds every capability)"},
-		{name: "prlimit64", errno: unix.EPERM, at: allLevels, when: argLowNot0, arg: 0,
+		{name: "prlimit64", errno: unix.EPERM, at: allLevels, when: unlessAny, unless: []argIs{ownPid(0)},
 			reason: "changes another process's limits (RLIMIT_CPU kills it)"},
 		{name: "ioctl", errno: unix.EPERM, at: allLevels, when: argLowIn, arg: 1,
 			vals:   []uint32{unix.TIOCSTI, unix.TIOCLINUX, unix.TIOCEXCL},
@@ -128,9 +166,19 @@ var callRules = concat(
 		{name: "ioctl", errno: unix.EPERM, at: readOnlyOnes, when: argLowIn, arg: 1, vals: []uint32{fsIocSetFlags, fsIocFSSetXattr},
 			reason: "changes a file's flags (chattr)"},
 	},
+	schedRules,
+	signalRules,
 	// A file descriptor executed by execveat (a memfd filled with a
 	// program) would be a way around Landlock's execute right.
 	refuse("executes a file descriptor", unix.EPERM, readOnlyOnes, "execveat"),
+	// Landlock does not cover a memfd (it is on no mount a rule can name),
+	// so one filled with a program would execute through /proc/self/fd.
+	// ENOSYS, as on a kernel without memfds: programs that use one as a
+	// buffer fall back to a file.
+	refuse("makes a memory file that could be executed through /proc/self/fd", unix.ENOSYS, readOnlyOnes, "memfd_create"),
+	// truncate(2) by path is Landlock's from ABI 3 only; a read-only
+	// command has no use for it on any kernel.
+	refuse("truncates a file", unix.EPERM, readOnlyOnes, "truncate"),
 	// No network: no socket; a socketpair only as a connected stream (a
 	// datagram one can send to any path-named socket); no connect, bind or
 	// addressed send.
@@ -142,6 +190,79 @@ var callRules = concat(
 			reason: "sends to an address"},
 	},
 )
+
+// ownPid lets a call through when its argument arg is 0 or the command's
+// own pid: the scheduling and limit calls take 0 for "this process".
+func ownPid(arg int) argIs { return argIs{arg: arg, vals: []uint32{0}, self: true} }
+
+// harmlessSignal lets a signal call through when its signal (argument
+// arg) is 0, which only asks whether the process exists, or SIGURG, which
+// the Go runtime sends its own threads to preempt them and which is
+// ignored by default.
+func harmlessSignal(arg int) argIs {
+	return argIs{arg: arg, vals: []uint32{0, uint32(unix.SIGURG)}}
+}
+
+// schedRules keep a command from changing another process's scheduling,
+// priority, CPUs, I/O priority or memory placement, on every kernel:
+// Landlock covers none of these. Each takes 0 for the caller itself.
+var schedRules = each([]callRule{
+	{name: "sched_setscheduler", unless: []argIs{ownPid(0)}},
+	{name: "sched_setparam", unless: []argIs{ownPid(0)}},
+	{name: "sched_setattr", unless: []argIs{ownPid(0)}},
+	{name: "sched_setaffinity", unless: []argIs{ownPid(0)}},
+	{name: "migrate_pages", unless: []argIs{ownPid(0)}},
+	{name: "move_pages", unless: []argIs{ownPid(0)}},
+	// setpriority(which, who, prio) and ioprio_set(which, who, prio): only
+	// "this process" (PRIO_PROCESS, IOPRIO_WHO_PROCESS), as 0 or the pid;
+	// a group or a user would reach other processes.
+	{name: "setpriority", unless: []argIs{{arg: 0, vals: []uint32{0}}}},
+	{name: "setpriority", unless: []argIs{ownPid(1)}},
+	{name: "ioprio_set", unless: []argIs{{arg: 0, vals: []uint32{1}}}},
+	{name: "ioprio_set", unless: []argIs{ownPid(1)}},
+}, func(r *callRule) {
+	r.errno, r.at, r.when = unix.EPERM, allLevels, unlessAny
+	r.reason = "changes another process's scheduling, priority, CPUs or memory"
+})
+
+// signalRules keep a command from signalling processes outside it where
+// Landlock cannot (ABI 6 scopes signals to the domain). A command may
+// signal itself, its process group (kill 0 or -pgid), and anyone with a
+// harmless signal; a child named by its pid is refused too, since the
+// filter cannot tell a child from any other process: that is the cost on
+// such a kernel.
+var signalRules = each([]callRule{
+	{name: "kill", unless: []argIs{{arg: 0, vals: []uint32{0}, self: true, group: true}, harmlessSignal(1)}},
+	{name: "tkill", unless: []argIs{{arg: 0, self: true}, harmlessSignal(1)}},
+	{name: "tgkill", unless: []argIs{{arg: 0, self: true}, harmlessSignal(2)}},
+	{name: "rt_sigqueueinfo", unless: []argIs{{arg: 0, self: true}, harmlessSignal(1)}},
+	{name: "rt_tgsigqueueinfo", unless: []argIs{{arg: 0, self: true}, harmlessSignal(2)}},
+	// A pidfd names a process the filter cannot see.
+	{name: "pidfd_send_signal", unless: []argIs{{arg: 1, vals: []uint32{0}}}},
+	// SIGIO and its replacement (F_SETSIG) go to a descriptor's owner: the
+	// owner may only be the command itself.
+	{name: "fcntl", only: &argIs{arg: 1, vals: []uint32{unix.F_SETOWN}}, unless: []argIs{ownPid(2)}},
+	{name: "fcntl", only: &argIs{arg: 1, vals: []uint32{unix.F_SETOWN_EX}}},
+	{name: "ioctl", only: &argIs{arg: 1, vals: []uint32{fioSetOwn, siocSPgrp}}},
+}, func(r *callRule) {
+	r.errno, r.at, r.when, r.unscoped = unix.EPERM, allLevels, unlessAny, true
+	r.reason = "signals a process outside the command"
+})
+
+// FIOSETOWN and SIOCSPGRP, ioctl's F_SETOWN (through a pointer the filter
+// cannot read).
+const (
+	fioSetOwn = 0x8901
+	siocSPgrp = 0x8902
+)
+
+// each sets what a group of rules shares.
+func each(rules []callRule, set func(*callRule)) []callRule {
+	for i := range rules {
+		set(&rules[i])
+	}
+	return rules
+}
 
 func concat(lists ...[]callRule) []callRule {
 	var out []callRule

@@ -50,8 +50,15 @@ var syscallNumbers = map[string]uint32{
 	"setxattr": unix.SYS_SETXATTR, "lsetxattr": unix.SYS_LSETXATTR, "fsetxattr": unix.SYS_FSETXATTR,
 	"removexattr": unix.SYS_REMOVEXATTR, "lremovexattr": unix.SYS_LREMOVEXATTR, "fremovexattr": unix.SYS_FREMOVEXATTR,
 	"setxattrat": unix.SYS_SETXATTRAT, "removexattrat": unix.SYS_REMOVEXATTRAT, "utimensat": unix.SYS_UTIMENSAT,
-	"execveat": unix.SYS_EXECVEAT,
-	"socket":   unix.SYS_SOCKET, "connect": unix.SYS_CONNECT, "bind": unix.SYS_BIND, "listen": unix.SYS_LISTEN,
+	"execveat": unix.SYS_EXECVEAT, "memfd_create": unix.SYS_MEMFD_CREATE, "truncate": unix.SYS_TRUNCATE,
+	"sched_setscheduler": unix.SYS_SCHED_SETSCHEDULER, "sched_setparam": unix.SYS_SCHED_SETPARAM,
+	"sched_setattr": unix.SYS_SCHED_SETATTR, "sched_setaffinity": unix.SYS_SCHED_SETAFFINITY,
+	"migrate_pages": unix.SYS_MIGRATE_PAGES, "move_pages": unix.SYS_MOVE_PAGES,
+	"setpriority": unix.SYS_SETPRIORITY, "ioprio_set": unix.SYS_IOPRIO_SET,
+	"kill": unix.SYS_KILL, "tkill": unix.SYS_TKILL, "tgkill": unix.SYS_TGKILL,
+	"rt_sigqueueinfo": unix.SYS_RT_SIGQUEUEINFO, "rt_tgsigqueueinfo": unix.SYS_RT_TGSIGQUEUEINFO,
+	"pidfd_send_signal": unix.SYS_PIDFD_SEND_SIGNAL, "fcntl": unix.SYS_FCNTL,
+	"socket": unix.SYS_SOCKET, "connect": unix.SYS_CONNECT, "bind": unix.SYS_BIND, "listen": unix.SYS_LISTEN,
 	"accept": unix.SYS_ACCEPT, "accept4": unix.SYS_ACCEPT4, "socketpair": unix.SYS_SOCKETPAIR, "sendto": unix.SYS_SENDTO,
 }
 
@@ -74,7 +81,7 @@ func number(name string) (nr uint32, ok bool, err error) {
 
 // block is the filter's code for one rule: reload the number, skip the
 // block for another call, test the argument, and refuse.
-func block(nr uint32, r callRule) []bpf.Instruction {
+func block(nr uint32, r callRule, p proc) []bpf.Instruction {
 	lo := func(arg int) bpf.Instruction { return bpf.LoadAbsolute{Off: uint32(offArgs + 8*arg), Size: 4} }
 	hi := func(arg int) bpf.Instruction { return bpf.LoadAbsolute{Off: uint32(offArgs + 8*arg + 4), Size: 4} }
 	ret := bpf.RetConstant{Val: retErrno | uint32(r.errno)}
@@ -97,10 +104,57 @@ func block(nr uint32, r callRule) []bpf.Instruction {
 	case argMaskedNot:
 		test = []bpf.Instruction{lo(r.arg), bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: r.mask},
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.vals[0], SkipTrue: 1}}
+	case unlessAny:
+		test = unlessTest(r, p, lo)
 	}
 	out := []bpf.Instruction{bpf.LoadAbsolute{Off: offNr, Size: 4},
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: nr, SkipFalse: uint8(len(test) + 1)}}
 	return append(append(out, test...), ret)
+}
+
+// unlessTest is the test of an unlessAny rule. Every jump that lets the
+// call through goes past the refusal at the block's end, so it is written
+// as a jump to "end" and its distance filled in once the test is whole.
+func unlessTest(r callRule, p proc, lo func(int) bpf.Instruction) []bpf.Instruction {
+	var test []bpf.Instruction
+	var toEnd []int
+	if r.only != nil {
+		vals := r.only.values(p)
+		test = append(test, lo(r.only.arg))
+		for k, v := range vals {
+			// a match skips the remaining tests of only and its jump to end
+			test = append(test, bpf.JumpIf{Cond: bpf.JumpEqual, Val: v, SkipTrue: uint8(len(vals) - k)})
+		}
+		toEnd = append(toEnd, len(test))
+		test = append(test, bpf.Jump{})
+	}
+	for _, a := range r.unless {
+		test = append(test, lo(a.arg))
+		for _, v := range a.values(p) {
+			toEnd = append(toEnd, len(test))
+			test = append(test, bpf.JumpIf{Cond: bpf.JumpEqual, Val: v})
+		}
+	}
+	// end is one past the refusal that follows the test
+	for _, i := range toEnd {
+		skip := len(test) - i // the instructions after i, then the refusal
+		switch j := test[i].(type) {
+		case bpf.Jump:
+			j.Skip = uint32(skip)
+			test[i] = j
+		case bpf.JumpIf:
+			j.SkipTrue = uint8(skip)
+			test[i] = j
+		}
+	}
+	return test
+}
+
+// kernel is what a filter is built for: the process that loads it and
+// whether Landlock scopes signals there.
+type kernel struct {
+	proc
+	signalScoped bool
 }
 
 // filter builds the BPF program for a level: the architecture check, then
@@ -110,7 +164,7 @@ func block(nr uint32, r callRule) []bpf.Instruction {
 // assembled by a seccomp library: the pure-Go libraries allow a system
 // call made through another architecture's ABI by default, and this
 // filter must refuse it.
-func filter(l Level) ([]bpf.RawInstruction, error) {
+func filter(l Level, k kernel) ([]bpf.RawInstruction, error) {
 	prog := []bpf.Instruction{
 		bpf.LoadAbsolute{Off: offArch, Size: 4},
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: auditArch, SkipTrue: 1},
@@ -119,7 +173,7 @@ func filter(l Level) ([]bpf.RawInstruction, error) {
 	}
 	prog = append(prog, foreignABI...)
 	for _, r := range callRules {
-		if !r.at.has(l) {
+		if !r.at.has(l) || (r.unscoped && k.signalScoped) {
 			continue
 		}
 		nr, ok, err := number(r.name)
@@ -127,7 +181,7 @@ func filter(l Level) ([]bpf.RawInstruction, error) {
 			return nil, err
 		}
 		if ok {
-			prog = append(prog, block(nr, r)...)
+			prog = append(prog, block(nr, r, k.proc)...)
 		}
 	}
 	prog = append(prog, bpf.RetConstant{Val: retAllow})
@@ -136,8 +190,8 @@ func filter(l Level) ([]bpf.RawInstruction, error) {
 
 // loadFilter installs the filter on the calling thread, the one that will
 // call execve. no_new_privs must already be set.
-func loadFilter(l Level) error {
-	raw, err := filter(l)
+func loadFilter(l Level, signalScoped bool) error {
+	raw, err := filter(l, kernel{proc: proc{pid: unix.Getpid(), pgid: unix.Getpgrp()}, signalScoped: signalScoped})
 	if err != nil {
 		return err
 	}

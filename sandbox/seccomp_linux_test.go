@@ -16,6 +16,9 @@ import (
 // endian, as in a packet. So each 32-bit word is written big endian, in
 // the little-endian word order, and the filter reads the same values it
 // reads in the kernel. (The pty test of TIOCSTI checks the real kernel.)
+// neg is -n as a 32-bit pid argument (a process group for kill).
+func neg(n int32) uint64 { return uint64(uint32(-n)) }
+
 func seccompData(arch, nr uint32, args ...uint64) []byte {
 	b := make([]byte, 64)
 	binary.BigEndian.PutUint32(b[0:], nr)
@@ -30,9 +33,13 @@ func seccompData(arch, nr uint32, args ...uint64) []byte {
 // The filter, run in x/net/bpf's interpreter on the system calls a
 // confined command could make.
 func TestFilter(t *testing.T) {
-	run := func(l Level, data []byte) uint32 {
+	// The command's process, on a kernel whose Landlock does not scope
+	// signals (so every rule is in the filter).
+	const pid, pgid = 4000, 3990
+	unscoped := kernel{proc: proc{pid: pid, pgid: pgid}}
+	runOn := func(k kernel, l Level, data []byte) uint32 {
 		t.Helper()
-		raw, err := filter(l)
+		raw, err := filter(l, k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,6 +57,7 @@ func TestFilter(t *testing.T) {
 		}
 		return uint32(v)
 	}
+	run := func(l Level, data []byte) uint32 { t.Helper(); return runOn(unscoped, l, data) }
 	allow, eperm, eacces, enosys := uint32(retAllow), retErrno|uint32(unix.EPERM), retErrno|uint32(unix.EACCES), retErrno|uint32(unix.ENOSYS)
 	tests := []struct {
 		name  string
@@ -83,6 +91,54 @@ func TestFilter(t *testing.T) {
 		{"sendto an address above 4 GiB", ReadOnly, seccompData(auditArch, unix.SYS_SENDTO, 3, 0, 5, 0, 0x7ffd00000000, 16), eacces},
 		{"prlimit of itself", ReadOnly, seccompData(auditArch, unix.SYS_PRLIMIT64, 0, unix.RLIMIT_NOFILE), allow},
 		{"prlimit of another process", Workspace, seccompData(auditArch, unix.SYS_PRLIMIT64, 4242, unix.RLIMIT_CPU), eperm},
+		{"prlimit of itself by pid", ReadOnly, seccompData(auditArch, unix.SYS_PRLIMIT64, pid, unix.RLIMIT_NOFILE), allow},
+		{"memfd_create", ReadOnly, seccompData(auditArch, unix.SYS_MEMFD_CREATE, 0, 0), enosys},
+		{"memfd_create in a workspace", Workspace, seccompData(auditArch, unix.SYS_MEMFD_CREATE, 0, 0), allow},
+		{"truncate", ReadOnlyNetwork, seccompData(auditArch, unix.SYS_TRUNCATE, 0x7ffd0000, 0), eperm},
+		{"ftruncate (a descriptor opened for writing)", ReadOnly, seccompData(auditArch, unix.SYS_FTRUNCATE, 1, 0), allow},
+		// scheduling and priority of other processes
+		{"sched_setaffinity of itself", ReadOnly, seccompData(auditArch, unix.SYS_SCHED_SETAFFINITY, 0, 8, 0x7ffd0000), allow},
+		{"sched_setaffinity of itself by pid", ReadOnly, seccompData(auditArch, unix.SYS_SCHED_SETAFFINITY, pid, 8, 0x7ffd0000), allow},
+		{"sched_setaffinity of another", Workspace, seccompData(auditArch, unix.SYS_SCHED_SETAFFINITY, 4242, 8, 0x7ffd0000), eperm},
+		{"sched_setscheduler of another", ReadOnly, seccompData(auditArch, unix.SYS_SCHED_SETSCHEDULER, 4242, 5, 0x7ffd0000), eperm},
+		{"sched_setscheduler pid with high bits", ReadOnly, seccompData(auditArch, unix.SYS_SCHED_SETSCHEDULER, 1<<32|4242, 5, 0x7ffd0000), eperm},
+		{"sched_setattr of another", ReadOnlyNetwork, seccompData(auditArch, unix.SYS_SCHED_SETATTR, 4242, 0x7ffd0000, 0), eperm},
+		{"sched_setparam of itself", ReadOnly, seccompData(auditArch, unix.SYS_SCHED_SETPARAM, 0, 0x7ffd0000), allow},
+		{"migrate_pages of another", ReadOnly, seccompData(auditArch, unix.SYS_MIGRATE_PAGES, 4242), eperm},
+		{"move_pages of another", ReadOnly, seccompData(auditArch, unix.SYS_MOVE_PAGES, 4242), eperm},
+		{"nice itself", ReadOnly, seccompData(auditArch, unix.SYS_SETPRIORITY, 0, 0, 10), allow},
+		{"nice itself by pid", ReadOnly, seccompData(auditArch, unix.SYS_SETPRIORITY, 0, pid, 10), allow},
+		{"renice another", ReadOnly, seccompData(auditArch, unix.SYS_SETPRIORITY, 0, 4242, 19), eperm},
+		{"renice its group", ReadOnly, seccompData(auditArch, unix.SYS_SETPRIORITY, 1, 0, 19), eperm},
+		{"renice every process of the user", Workspace, seccompData(auditArch, unix.SYS_SETPRIORITY, 2, 0, 19), eperm},
+		{"ionice itself", ReadOnly, seccompData(auditArch, unix.SYS_IOPRIO_SET, 1, 0, 7), allow},
+		{"ionice another", ReadOnly, seccompData(auditArch, unix.SYS_IOPRIO_SET, 1, 4242, 7), eperm},
+		{"ionice the user's processes", ReadOnly, seccompData(auditArch, unix.SYS_IOPRIO_SET, 3, 0, 7), eperm},
+		// signals, where Landlock does not scope them
+		{"kill another", ReadOnly, seccompData(auditArch, unix.SYS_KILL, 4242, uint64(unix.SIGTERM)), eperm},
+		{"kill every process (-1)", Workspace, seccompData(auditArch, unix.SYS_KILL, 0xffffffff, uint64(unix.SIGKILL)), eperm},
+		{"kill another group", ReadOnly, seccompData(auditArch, unix.SYS_KILL, neg(4242), uint64(unix.SIGKILL)), eperm},
+		{"kill its own group (0)", ReadOnly, seccompData(auditArch, unix.SYS_KILL, 0, uint64(unix.SIGTERM)), allow},
+		{"kill its own group by id", ReadOnly, seccompData(auditArch, unix.SYS_KILL, neg(pgid), uint64(unix.SIGTERM)), allow},
+		{"kill itself", ReadOnlyNetwork, seccompData(auditArch, unix.SYS_KILL, pid, uint64(unix.SIGABRT)), allow},
+		{"does another exist (signal 0)", ReadOnly, seccompData(auditArch, unix.SYS_KILL, 4242, 0), allow},
+		{"SIGURG to another", ReadOnly, seccompData(auditArch, unix.SYS_KILL, 4242, uint64(unix.SIGURG)), allow},
+		{"tgkill its own thread", ReadOnly, seccompData(auditArch, unix.SYS_TGKILL, pid, pid+3, uint64(unix.SIGABRT)), allow},
+		{"tgkill another's thread", ReadOnly, seccompData(auditArch, unix.SYS_TGKILL, 4242, 4243, uint64(unix.SIGKILL)), eperm},
+		{"tgkill a Go preemption elsewhere", ReadOnly, seccompData(auditArch, unix.SYS_TGKILL, 4242, 4243, uint64(unix.SIGURG)), allow},
+		{"tkill another", ReadOnly, seccompData(auditArch, unix.SYS_TKILL, 4242, uint64(unix.SIGKILL)), eperm},
+		{"rt_sigqueueinfo another", ReadOnly, seccompData(auditArch, unix.SYS_RT_SIGQUEUEINFO, 4242, uint64(unix.SIGTERM)), eperm},
+		{"rt_tgsigqueueinfo another", ReadOnly, seccompData(auditArch, unix.SYS_RT_TGSIGQUEUEINFO, 4242, 4243, uint64(unix.SIGTERM)), eperm},
+		{"pidfd_send_signal", ReadOnly, seccompData(auditArch, unix.SYS_PIDFD_SEND_SIGNAL, 3, uint64(unix.SIGTERM)), eperm},
+		{"pidfd_send_signal 0", ReadOnly, seccompData(auditArch, unix.SYS_PIDFD_SEND_SIGNAL, 3, 0), allow},
+		{"F_SETOWN another", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETOWN, 4242), eperm},
+		{"F_SETOWN another group", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETOWN, neg(4242)), eperm},
+		{"F_SETOWN itself", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETOWN, pid), allow},
+		{"F_SETOWN_EX", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETOWN_EX, 0x7ffd0000), eperm},
+		{"F_GETFL", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_GETFL), allow},
+		{"F_SETFL", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETFL, 4242), allow},
+		{"FIOSETOWN", ReadOnly, seccompData(auditArch, unix.SYS_IOCTL, 3, fioSetOwn, 0x7ffd0000), eperm},
+		{"TIOCGWINSZ", ReadOnly, seccompData(auditArch, unix.SYS_IOCTL, 1, unix.TIOCGWINSZ, 0x7ffd0000), allow},
 		{"fork", ReadOnly, seccompData(auditArch, unix.SYS_CLONE, uint64(unix.SIGCHLD)), allow},
 		{"a thread", ReadOnly, seccompData(auditArch, unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_THREAD|unix.CLONE_SIGHAND), allow},
 		{"clone into a user namespace", ReadOnly, seccompData(auditArch, unix.SYS_CLONE, unix.CLONE_NEWUSER|uint64(unix.SIGCHLD)), eperm},
@@ -126,6 +182,23 @@ func TestFilter(t *testing.T) {
 	for _, tt := range tests {
 		if got := run(tt.level, tt.data); got != tt.want {
 			t.Errorf("%s at %s: %#x, want %#x", tt.name, tt.level, got, tt.want)
+		}
+	}
+	// Where Landlock scopes signals, the filter leaves them to it (a child
+	// may be signalled by its pid); the scheduling rules stay.
+	scoped := kernel{proc: unscoped.proc, signalScoped: true}
+	for _, tt := range []struct {
+		name string
+		data []byte
+		want uint32
+	}{
+		{"kill a child", seccompData(auditArch, unix.SYS_KILL, 4242, uint64(unix.SIGTERM)), allow},
+		{"F_SETOWN", seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETOWN, 4242), allow},
+		{"renice another", seccompData(auditArch, unix.SYS_SETPRIORITY, 0, 4242, 19), eperm},
+		{"TIOCSTI", seccompData(auditArch, unix.SYS_IOCTL, 0, unix.TIOCSTI), eperm},
+	} {
+		if got := runOn(scoped, ReadOnly, tt.data); got != tt.want {
+			t.Errorf("%s with signals scoped: %#x, want %#x", tt.name, got, tt.want)
 		}
 	}
 }

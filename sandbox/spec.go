@@ -20,6 +20,25 @@ type Spec struct {
 	Writable []string `json:"writable,omitempty"`
 	// Require makes Apply fail rather than run partly confined.
 	Require bool `json:"require,omitempty"`
+	// LandlockABI, when set, is the most of Landlock used: the tests stand
+	// for an older kernel with it (-1: none). It can only weaken the
+	// confinement, as Level "none" can: choosing a Spec is agentgate's.
+	LandlockABI int `json:"landlock_abi,omitempty"`
+}
+
+// signalScopeABI is the Landlock ABI that scopes signals to the domain.
+const signalScopeABI = 6
+
+// kernel is what the kernel enforces for this spec: the probe, less what
+// LandlockABI leaves out.
+func (s Spec) kernel(sup Support) Support {
+	switch {
+	case s.LandlockABI < 0:
+		sup.LandlockABI = 0
+	case s.LandlockABI > 0 && s.LandlockABI < sup.LandlockABI:
+		sup.LandlockABI = s.LandlockABI
+	}
+	return sup
 }
 
 // encode and decode carry a Spec to the re-executed helper.

@@ -15,47 +15,112 @@ type Support struct {
 	OS string `json:"os"`
 }
 
-// layer is one part of the confinement and what it needs from the kernel.
-type layer struct {
+// A mechanism is a kernel feature that keeps a promise.
+type mechanism struct {
 	name    string
-	abi     int  // minimum Landlock ABI; 0 for none
-	seccomp bool // needs seccomp
-	network bool // only at levels without network
-	why     string
+	abi     int  // the Landlock ABI it needs; 0 for seccomp
+	seccomp bool // the seccomp filter
 }
 
-// layers are the parts of the confinement, each with what it needs. A
-// missing one makes the confinement partial.
-var layers = []layer{
-	{name: "file system (Landlock)", abi: 1, why: "no writes, no execution of planted files"},
-	{name: "truncation (Landlock ABI 3)", abi: 3, why: "truncate(2) of a file"},
-	{name: "TCP (Landlock ABI 4)", abi: 4, network: true, why: "second layer for the socket ban"},
-	{name: "signals and abstract sockets (Landlock ABI 6)", abi: 6, why: "signalling processes outside"},
-	{name: "system call filter (seccomp)", seccomp: true, why: "no sockets, no terminal injection, no kernel changes"},
+func (m mechanism) on(s Support) bool {
+	if m.seccomp {
+		return s.Seccomp
+	}
+	return s.LandlockABI >= m.abi
 }
 
-// Missing lists the layers of level l this kernel cannot enforce.
-func (s Support) Missing(l Level) []string {
+var (
+	landlockFS     = mechanism{name: "Landlock", abi: 1}
+	landlockTrunc  = mechanism{name: "Landlock ABI 3", abi: 3}
+	landlockSignal = mechanism{name: "Landlock ABI 6", abi: signalScopeABI}
+	seccompFilter  = mechanism{name: "seccomp", seccomp: true}
+)
+
+// A promise is one thing a confined command cannot do, said as what it
+// could still do where nothing keeps the promise, with the mechanisms
+// that keep it (any one is enough; where there are two, the second is a
+// second layer).
+type promise struct {
+	could    string // "write files": what the command could do without it
+	readOnly bool   // promised by the read-only levels only
+	noNet    bool   // promised by the levels without network only
+	by       []mechanism
+}
+
+// promises are what confinement promises, in the order doctor lists them
+// (the package documentation says each in full).
+var promises = []promise{
+	{could: "write files", readOnly: true, by: []mechanism{landlockFS}},
+	{could: "write outside the project", by: []mechanism{landlockFS}},
+	{could: "execute planted files", by: []mechanism{landlockFS}},
+	{could: "truncate files", readOnly: true, by: []mechanism{landlockTrunc, seccompFilter}},
+	{could: "execute memory files (memfd, execveat)", readOnly: true, by: []mechanism{seccompFilter}},
+	{could: "change file modes, times or attributes", readOnly: true, by: []mechanism{seccompFilter}},
+	{could: "reach the network", noNet: true, by: []mechanism{seccompFilter}},
+	{could: "signal processes outside", by: []mechanism{landlockSignal, seccompFilter}},
+	{could: "trace processes outside", by: []mechanism{landlockFS}},
+	{could: "change other processes' scheduling, priority or limits", by: []mechanism{seccompFilter}},
+	{could: "type into the terminal", by: []mechanism{seccompFilter}},
+	{could: "share memory or messages with processes outside", by: []mechanism{seccompFilter}},
+	{could: "change the kernel, mounts or namespaces", by: []mechanism{seccompFilter}},
+}
+
+func (p promise) at(l Level) bool {
+	if p.readOnly && l == Workspace {
+		return false
+	}
+	if p.could == "write outside the project" && l != Workspace {
+		return false // the read-only levels promise more: no writes at all
+	}
+	return !p.noNet || !l.Network()
+}
+
+// Kept is one promise of a level and what keeps it on this kernel.
+type Kept struct {
+	// Could is what the command could do were the promise not kept.
+	Could string `json:"could"`
+	// By names the mechanisms that keep it here; empty when none does.
+	By []string `json:"by"`
+}
+
+// Promises lists what level l promises and what keeps each promise here.
+func (s Support) Promises(l Level) []Kept {
 	if !l.Confined() {
 		return nil
 	}
-	if s.OS != "linux" {
-		return []string{"confinement (Linux only)"}
-	}
-	var out []string
-	for _, y := range layers {
-		if y.network && l.Network() {
+	var out []Kept
+	for _, p := range promises {
+		if !p.at(l) {
 			continue
 		}
-		if (y.abi > 0 && s.LandlockABI < y.abi) || (y.seccomp && !s.Seccomp) {
-			out = append(out, y.name)
+		k := Kept{Could: p.could, By: []string{}}
+		if s.OS == "linux" {
+			for _, m := range p.by {
+				if m.on(s) {
+					k.By = append(k.By, m.name)
+				}
+			}
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// Missing lists what a command confined at level l could still do on this
+// kernel: the promises nothing keeps here.
+func (s Support) Missing(l Level) []string {
+	var out []string
+	for _, k := range s.Promises(l) {
+		if len(k.By) == 0 {
+			out = append(out, k.Could)
 		}
 	}
 	return out
 }
 
 // Describe says what confinement level l gets on this kernel:
-// "read-only", "read-only, partial: no ...", "unavailable" or "none".
+// "read-only", "read-only, partial: could still ...", "unavailable" or
+// "none".
 func (s Support) Describe(l Level) string {
 	if !l.Confined() {
 		return string(None)
@@ -64,7 +129,7 @@ func (s Support) Describe(l Level) string {
 		return "unavailable"
 	}
 	if m := s.Missing(l); len(m) > 0 {
-		return fmt.Sprintf("%s, partial: no %s", l, strings.Join(m, ", no "))
+		return fmt.Sprintf("%s, partial: could still %s", l, strings.Join(m, ", "))
 	}
 	return string(l)
 }
@@ -89,5 +154,5 @@ func (s Support) String() string {
 type UnavailableError struct{ Missing []string }
 
 func (e *UnavailableError) Error() string {
-	return "sandbox: this kernel cannot fully confine the command: no " + strings.Join(e.Missing, ", no ")
+	return "sandbox: this kernel cannot fully confine the command: it could still " + strings.Join(e.Missing, ", ")
 }

@@ -53,6 +53,12 @@ def tmpdir_exec():
     write(p); os.chmod(p, 0o755)
     subprocess.run([p], check=True, timeout=5)
 
+def memfd_exec():
+    fd = os.memfd_create("planted", 0)
+    with open("/bin/echo", "rb") as f: os.write(fd, f.read())
+    out = subprocess.run(["/proc/self/fd/%d" % fd, "MEMFD-RAN"], pass_fds=[fd], capture_output=True, timeout=5)
+    sys.stdout.write(out.stdout.decode())
+
 actions = {
     "write": lambda p: write(p),
     "delete": lambda p: os.remove(p),
@@ -74,6 +80,10 @@ actions = {
     "setxattr": lambda p: os.setxattr(p, "user.planted", b"x"),
     "dgram-send": dgram_send,
     "shm": shm,
+    "renice": lambda pid: os.setpriority(os.PRIO_PROCESS, int(pid), 19),
+    "sched-idle": lambda pid: os.sched_setscheduler(int(pid), os.SCHED_IDLE, os.sched_param(0)),
+    "truncate": lambda p: os.truncate(p, 0),
+    "memfd-exec": memfd_exec,
     "prlimit": lambda pid: resource.prlimit(int(pid), resource.RLIMIT_CPU, (1, 1)),
 }
 try:
