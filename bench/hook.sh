@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/agentgate" .
-export AGENTGATE_AUDIT_LOG="$tmp/audit.jsonl" AGENTGATE_TTY=none XDG_STATE_HOME="$tmp/state" AGENTGATE_SESSION=bench
+export AGENTGATE_TTY=none XDG_STATE_HOME="$tmp/state"
 ag="$tmp/agentgate"
 mkdir "$tmp/proj"
 cd "$tmp/proj"

@@ -18,7 +18,7 @@ mkdir "$tmp/noop"
 printf 'package main\n\nfunc main() {}\n' >"$tmp/noop/main.go"
 printf 'module noop\n\ngo 1.26\n' >"$tmp/noop/go.mod"
 (cd "$tmp/noop" && go build -o "$tmp/go-noop" .)
-export AGENTGATE_AUDIT_LOG="$tmp/audit.jsonl" AGENTGATE_TTY=none
+export XDG_STATE_HOME="$tmp/state" AGENTGATE_TTY=none
 ag="$tmp/agentgate"
 # The same command with confinement off: a user rule with a longer prefix
 # than the built-in "ls" and sandbox = "none" decides it instead.

@@ -87,8 +87,7 @@ func TestCheckAgreesWithExec(t *testing.T) {
 				}
 				state := filepath.Join(home, fmt.Sprintf("state-%d-%s-%d", i, mode, len(mem)))
 				vars := map[string]string{"HOME": home, "XDG_STATE_HOME": state, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
-					"AGENTGATE_SESSION": "s1", "AGENTGATE_MODE": mode, "AGENTGATE_POLICY": filepath.Join(home, "no-policy.toml"),
-					"AGENTGATE_AUDIT_LOG": filepath.Join(state, "audit.jsonl")}
+					"AGENTGATE_MODE": mode}
 				store := session.Store{Dir: filepath.Join(state, "agentgate", "sessions"), TTL: time.Hour, Window: time.Hour}
 				now := time.Now()
 				switch mem {
@@ -106,7 +105,8 @@ func TestCheckAgreesWithExec(t *testing.T) {
 				env, _, stderr := testEnv()
 				env.Getenv = func(k string) string { return vars[k] }
 				env.Getwd = func() (string, error) { return proj, nil }
-				checkErr := checkRun(&CheckOptions{Env: env, Args: []string{text}})
+				env.Policy = filepath.Join(home, "no-policy.toml")
+				checkErr := checkRun(&CheckOptions{Env: env, Args: []string{text}, Session: "s1"})
 				var check int
 				var st exitStatus
 				if errors.As(checkErr, &st) {
@@ -123,7 +123,7 @@ func TestCheckAgreesWithExec(t *testing.T) {
 					prompted = true
 					return prompt.Result{Choice: prompt.Deny, Ending: prompt.Answered}
 				}
-				_ = execRun(&ExecOptions{Env: env, Args: []string{text}})
+				_ = execRun(&ExecOptions{Env: env, Args: []string{text}, Session: "s1"})
 				// A program that is not installed here was still let through.
 				ran = ran || strings.Contains(stderr.String(), "cannot run ")
 

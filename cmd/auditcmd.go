@@ -29,8 +29,8 @@ func newCmdAudit(env *Env) *cobra.Command {
 		Long: `Read the audit log of escalations: list records, count them, suggest
 allowlist rules from what was approved, and verify the hash chain.
 
-The log is --audit-log, else $AGENTGATE_AUDIT_LOG, else
-$XDG_STATE_HOME/agentgate/audit.jsonl, with its rotated siblings.`,
+The log is --audit-log, else $XDG_STATE_HOME/agentgate/audit.jsonl, with
+its rotated siblings.`,
 		Example: `  agentgate audit log -n 20
   agentgate audit stats --since 7d
   agentgate audit verify`,

@@ -49,7 +49,7 @@ a usage or configuration error.`,
 	}
 	o.Flags.register(c.Flags())
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the decision as a JSON object")
-	c.Flags().StringVar(&o.Session, "session", "", "session whose memory to consult (default $AGENTGATE_SESSION, else the terminal session)")
+	c.Flags().StringVar(&o.Session, "session", "", "session whose memory to consult (default: the terminal session)")
 	return c
 }
 

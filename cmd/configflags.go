@@ -27,7 +27,7 @@ func (f *ConfigFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.Allow, "allow", nil, `allow a prefix for this call, e.g. --allow "make test" (repeatable)`)
 	fs.StringArrayVar(&f.Ask, "ask", nil, "always ask for a prefix (repeatable)")
 	fs.StringArrayVar(&f.Deny, "deny", nil, "deny a prefix (repeatable)")
-	fs.StringVar(&f.AuditLog, "audit-log", "", "audit log path (default $AGENTGATE_AUDIT_LOG, else $XDG_STATE_HOME/agentgate/audit.jsonl)")
+	fs.StringVar(&f.AuditLog, "audit-log", "", "audit log path (default $XDG_STATE_HOME/agentgate/audit.jsonl)")
 }
 
 // passOn spells the flags again for the rewritten "agentgate exec" of a
@@ -62,12 +62,13 @@ type configError struct{ err error }
 func (e *configError) Error() string { return e.err.Error() }
 func (e *configError) Unwrap() error { return e.err }
 
-// PolicyPath is where the organisation policy lives.
+// PolicyPath is where the organisation policy lives: SystemPolicy, or
+// another file only where a test builds the Env (Setup.Policy).
 func (e *Env) PolicyPath() string {
-	if p := e.Getenv("AGENTGATE_POLICY"); p != "" {
-		return p
+	if e.Policy != "" {
+		return e.Policy
 	}
-	return "/etc/agentgate/policy.toml"
+	return SystemPolicy
 }
 
 // loadConfig reads every config source and prints its warnings.

@@ -34,8 +34,9 @@ func TestDoctorSandbox(t *testing.T) {
 		os.WriteFile(filepath.Join(home, ".config", "agentgate", "config.toml"), []byte(tt.config), 0o600)
 		env, out, _ := testEnv()
 		env.Getenv = func(k string) string {
-			return map[string]string{"HOME": home, "AGENTGATE_POLICY": filepath.Join(home, "none.toml")}[k]
+			return map[string]string{"HOME": home}[k]
 		}
+		env.Policy = filepath.Join(home, "none.toml")
 		err := doctorRun(&DoctorOptions{Env: env, Probe: func() sandbox.Support { return tt.support }})
 		code := 0
 		var st exitStatus

@@ -29,6 +29,8 @@ type Env struct {
 	Ask func(ctx context.Context, tty *os.File, q prompt.Question, o prompt.Options) prompt.Result
 	// ExampleConfig is the starter config "agentgate init" writes.
 	ExampleConfig string
+	// Policy is the organisation policy's path (SystemPolicy).
+	Policy string
 }
 
 // System returns the Env of the running process.
@@ -44,8 +46,15 @@ func System() *Env {
 		Exec:    runner.Exec,
 		Run:     runner.Run,
 		Ask:     prompt.Ask,
+		Policy:  SystemPolicy,
 	}
 }
+
+// SystemPolicy is where the organisation policy lives. It is fixed: a
+// variable naming another file would let whoever sets agentgate's
+// environment (the host's project settings, which the agent writes) drop
+// the policy.
+const SystemPolicy = "/etc/agentgate/policy.toml"
 
 // ciVariables mark a CI run: nobody is there to answer a prompt.
 var ciVariables = []string{"CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL"}
@@ -103,14 +112,12 @@ func (e *Env) StateDir() string {
 // UserConfig is the user's config file.
 func (e *Env) UserConfig() string { return filepath.Join(e.ConfigDir(), "config.toml") }
 
-// AuditLog is the audit log path: the flag, else AGENTGATE_AUDIT_LOG, else
-// the state directory's audit.jsonl.
+// AuditLog is the audit log path: the flag, else the state directory's
+// audit.jsonl. No environment variable moves it: the host's settings can
+// set agentgate's environment, and the agent writes those.
 func (e *Env) AuditLog(flag string) string {
 	if flag != "" {
 		return flag
-	}
-	if p := e.Getenv("AGENTGATE_AUDIT_LOG"); p != "" {
-		return p
 	}
 	return filepath.Join(e.StateDir(), "audit.jsonl")
 }

@@ -115,7 +115,7 @@ func (o *ExecOptions) refuse(dn engine.Denial) error {
 	}
 	if dn.LogErr != nil {
 		printError(o.Env.Stderr, "the audit record was not written: "+dn.LogErr.Error(),
-			"check the audit log path (--audit-log, AGENTGATE_AUDIT_LOG) is writable")
+			"check the audit log path (--audit-log, else $XDG_STATE_HOME/agentgate) is writable")
 	}
 	return exitStatus(exitDenied)
 }

@@ -65,7 +65,7 @@ failed.`,
 	o.Flags.register(f)
 	f.BoolVar(&o.NonInteractive, "non-interactive", false, "never prompt: deny whatever would ask (as in CI)")
 	f.BoolVar(&o.JSON, "json", false, "on denial, print a JSON error object on stdout instead of text on stderr")
-	f.StringVar(&o.Session, "session", "", "session name (default $AGENTGATE_SESSION, else the terminal session)")
+	f.StringVar(&o.Session, "session", "", "session name (default: the terminal session)")
 	f.DurationVar(&o.PromptTimeout, "prompt-timeout", 0, "deny when the prompt gets no answer in this time (default from config, else 5m)")
 	return c
 }
@@ -116,13 +116,4 @@ func (e *Env) commandError(err error) error {
 		return &internalError{err}
 	}
 	return nil
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -130,7 +130,7 @@ func (o *HookOptions) decide(h *hook.Host) hook.Reply {
 		return hook.Block("cannot find agentgate's own path: " + err.Error())
 	}
 	g := &hook.Gate{Engine: env.engine(o.Flags.AuditLog), Config: cfg, Home: env.home(), Self: self,
-		Session: session.ID(env.Getenv("AGENTGATE_SESSION")), Getenv: env.Getenv, ExecFlags: o.Flags.passOn()}
+		Session: session.ID(""), Getenv: env.Getenv, ExecFlags: o.Flags.passOn()}
 	return g.Handle(h, ev)
 }
 

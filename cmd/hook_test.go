@@ -20,8 +20,9 @@ func hookEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer, string) {
 	env, out, errb := testEnv()
 	home := t.TempDir()
 	vars := map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "state"),
-		"XDG_CONFIG_HOME": filepath.Join(home, "cfg"), "AGENTGATE_POLICY": filepath.Join(home, "no-policy.toml")}
+		"XDG_CONFIG_HOME": filepath.Join(home, "cfg")}
 	env.Getenv = func(k string) string { return vars[k] }
+	env.Policy = filepath.Join(home, "no-policy.toml")
 	env.Getwd = func() (string, error) { return home, nil }
 	return env, out, errb, home
 }

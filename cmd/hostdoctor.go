@@ -277,7 +277,7 @@ func (e *Env) checkHook(w io.Writer, host, command string) (problems int) {
 		c := exec.CommandContext(ctx, bin, "hook", host)
 		c.Dir = dir
 		c.Stdin = bytes.NewReader(sampleEvent(host, sample.command, dir))
-		c.Env = append(e.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state"), "AGENTGATE_AUDIT_LOG="+filepath.Join(dir, "audit.jsonl"))
+		c.Env = append(e.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state"))
 		var stdout, stderr bytes.Buffer
 		c.Stdout, c.Stderr = &stdout, &stderr
 		start := time.Now()

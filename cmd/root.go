@@ -72,11 +72,28 @@ completions.`,
 // code. exampleConfig is config.example.toml, which "agentgate init"
 // writes (embedded by the root package, where the file lives).
 func Main(exampleConfig string) int {
+	return Run(Setup{ExampleConfig: exampleConfig})
+}
+
+// Setup is what a program that embeds agentgate's command gives it.
+type Setup struct {
+	// ExampleConfig is the text "agentgate init" writes.
+	ExampleConfig string
+	// Policy replaces SystemPolicy; the end-to-end tests use it, since
+	// the installed binary reads no variable that names the policy.
+	Policy string
+}
+
+// Run is Main with a Setup.
+func Run(s Setup) int {
 	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
 		return sandbox.HelperMain(os.Args[2:])
 	}
 	env := System()
-	env.ExampleConfig = exampleConfig
+	env.ExampleConfig = s.ExampleConfig
+	if s.Policy != "" {
+		env.Policy = s.Policy
+	}
 	root := NewRootCmd(env)
 	root.SetArgs(os.Args[1:])
 	var jsonOut io.Writer

@@ -19,7 +19,8 @@ func newCmdSession(env *Env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "session",
 		Short: "List or revoke what sessions remember; reset the circuit breaker",
-		Long: `Each session (AGENTGATE_SESSION, else the caller's Unix session) remembers
+		Long: `Each session (--session, the host's conversation in a hook, else the caller's
+Unix session) remembers
 the "for this session" answers given at the prompt, until session_ttl, and
 the denials the circuit breaker counts. These commands show and change
 that memory. list and revoke only read or narrow; reset-breaker lets
@@ -34,7 +35,9 @@ terminal.`,
 			return usagef("run 'agentgate session --help'", "name a subcommand: list, revoke or reset-breaker")
 		},
 	}
-	c.AddCommand(newCmdSessionList(env), newCmdSessionRevoke(env), newCmdSessionResetBreaker(env))
+	var name string
+	c.PersistentFlags().StringVar(&name, "session", "", "the session that is \"this session\" (default: the terminal session)")
+	c.AddCommand(newCmdSessionList(env, &name), newCmdSessionRevoke(env), newCmdSessionResetBreaker(env, &name))
 	return c
 }
 
@@ -58,7 +61,7 @@ type entryView struct {
 	Until   time.Time `json:"until"`
 }
 
-func newCmdSessionList(env *Env) *cobra.Command {
+func newCmdSessionList(env *Env, name *string) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "list",
@@ -73,7 +76,7 @@ func newCmdSessionList(env *Env) *cobra.Command {
 			}
 			store := env.sessionStore(cfg)
 			now := env.Now()
-			current := session.ID(env.Getenv("AGENTGATE_SESSION"))
+			current := session.ID(*name)
 			states, errs := store.List()
 			for _, err := range errs {
 				warnf(env.Stderr, "%v", err)
@@ -201,7 +204,7 @@ what runs without asking, so it does not ask for confirmation.`,
 	return c
 }
 
-func newCmdSessionResetBreaker(env *Env) *cobra.Command {
+func newCmdSessionResetBreaker(env *Env, name *string) *cobra.Command {
 	var all bool
 	c := &cobra.Command{
 		Use:   "reset-breaker [ID | --all]",
@@ -221,7 +224,7 @@ terminal; with no terminal nothing changes.`,
 				return err
 			}
 			store := env.sessionStore(cfg)
-			ids, err := sessionsNamed(store, args, all, session.ID(env.Getenv("AGENTGATE_SESSION")))
+			ids, err := sessionsNamed(store, args, all, session.ID(*name))
 			if err != nil {
 				return err
 			}

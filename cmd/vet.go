@@ -32,5 +32,5 @@ func (e *Env) judge(args []string, flags *ConfigFlags, sess string) (*engine.Eng
 		cwd = abs
 	}
 	eng := e.engine(flags.AuditLog)
-	return eng, eng.Judge(req, cfg, cwd, e.home(), session.ID(firstNonEmpty(sess, e.Getenv("AGENTGATE_SESSION")))), nil
+	return eng, eng.Judge(req, cfg, cwd, e.home(), session.ID(sess)), nil
 }

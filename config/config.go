@@ -3,7 +3,7 @@
 // # Sources
 //
 // From the most to the least authoritative: the policy file
-// (/etc/agentgate/policy.toml, or $AGENTGATE_POLICY), flags, the
+// (/etc/agentgate/policy.toml, always), flags, the
 // environment, the project-local file (.agentgate.local.toml), the
 // project file (.agentgate.toml, the nearest walking up from the working
 // directory, stopping at the repository root or home), the user file

@@ -11,7 +11,7 @@ import (
 )
 
 // ID names the session: the explicit name (from --session or
-// AGENTGATE_SESSION) when there is one, else the caller's Unix session:
+// the host's conversation id) when there is one, else the caller's Unix session:
 // its id together with the start time of its leader, so that a reused id
 // is a new session. It returns "" when neither is known.
 func ID(explicit string) string {

@@ -180,7 +180,7 @@ func (w *world) env(extra ...string) []string {
 		"XDG_STATE_HOME=" + filepath.Join(w.home, ".local", "state"),
 		"XDG_CACHE_HOME=" + filepath.Join(w.home, ".cache"),
 		"XDG_DATA_HOME=" + filepath.Join(w.home, ".local", "share"),
-		"AGENTGATE_POLICY=" + filepath.Join(w.home, "no-policy.toml"),
+
 		"GIT_CONFIG_NOSYSTEM=1",
 		"NO_COLOR=1",
 		"DO_NOT_TRACK=1",

@@ -17,7 +17,7 @@ func TestDirectExecMatchesBash(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("x;y\n"), 0o644)
 	bin := agentgateBinary(t)
 	env := []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "AGENTGATE_TTY=none", "LC_ALL=C",
-		"AGENTGATE_POLICY=" + filepath.Join(dir, "none.toml"), "XDG_STATE_HOME=" + filepath.Join(dir, "state")}
+		"XDG_STATE_HOME=" + filepath.Join(dir, "state")}
 	for _, text := range []string{
 		"cat 'a file.txt'",
 		`cat "a file.txt"`,

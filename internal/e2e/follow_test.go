@@ -16,7 +16,7 @@ func TestAuditFollow(t *testing.T) {
 	dir := t.TempDir()
 	bin := agentgateBinary(t)
 	env := []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "AGENTGATE_TTY=none",
-		"AGENTGATE_POLICY=" + filepath.Join(dir, "none.toml"), "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
+		"XDG_STATE_HOME=" + filepath.Join(dir, "state"),
 		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config")}
 	os.MkdirAll(filepath.Join(dir, "config", "agentgate"), 0o700)
 	// A tiny max_size makes every append rotate.

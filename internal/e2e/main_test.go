@@ -29,7 +29,11 @@ var update = flag.Bool("u", false, "update testscript golden files")
 // TestMain registers agentgate for the scripts: the same Main the
 // binary's main calls, with the starter config the binary embeds.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"agentgate": func() { os.Exit(cmd.Main(exampleConfig())) }})
+	testscript.Main(m, map[string]func(){"agentgate": func() {
+		// The installed binary reads the policy from /etc only; the
+		// scripts give theirs through the test binary's own variable.
+		os.Exit(cmd.Run(cmd.Setup{ExampleConfig: exampleConfig(), Policy: os.Getenv("AGENTGATE_TEST_POLICY")}))
+	}})
 }
 
 // moduleRoot is the repository's top, from this file's own path: the
@@ -63,7 +67,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("HOME", filepath.Join(e.WorkDir, "home"))
 			e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, "home", ".config"))
 			e.Setenv("XDG_STATE_HOME", filepath.Join(e.WorkDir, "home", ".local", "state"))
-			e.Setenv("AGENTGATE_POLICY", filepath.Join(e.WorkDir, "no-policy.toml"))
+			e.Setenv("AGENTGATE_TEST_POLICY", filepath.Join(e.WorkDir, "no-policy.toml"))
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			return nil
 		},

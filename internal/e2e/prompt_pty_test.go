@@ -87,8 +87,7 @@ func newHome(t *testing.T) *home {
 func (h *home) env(extra ...string) []string {
 	return append([]string{
 		"HOME=" + h.dir, "XDG_CONFIG_HOME=" + filepath.Join(h.dir, "config"), "XDG_STATE_HOME=" + filepath.Join(h.dir, "state"),
-		"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "AGENTGATE_SESSION=pty-test",
-		"AGENTGATE_POLICY=" + filepath.Join(h.dir, "no-policy.toml"),
+		"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color",
 	}, extra...)
 }
 
@@ -273,7 +272,9 @@ func TestPromptChoices(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.ReplaceAll(tt.keys, "\x1b", "ESC"), func(t *testing.T) {
 			h := newHome(t)
-			r := h.start(h.env(), "exec", "--", command)
+			// The pty is a Unix session of its own: --session names one
+			// for the call at the terminal and the next call outside it.
+			r := h.start(h.env(), "exec", "--session", "pty-test", "--", command)
 			r.waitFor("run this command?")
 			r.waitFor("Deny for this session")
 			screen := r.screen()
@@ -303,7 +304,7 @@ func TestPromptChoices(t *testing.T) {
 				t.Errorf("outcome %v; want %s", got, tt.outcome)
 			}
 			os.Remove(h.mark)
-			c := exec.Command(agentgateBinary(t), "exec", "--", command)
+			c := exec.Command(agentgateBinary(t), "exec", "--session", "pty-test", "--", command)
 			c.Dir = h.work
 			c.Env = h.env("AGENTGATE_TTY=none")
 			c.Run()
@@ -650,13 +651,13 @@ func TestTrustConfirmation(t *testing.T) {
 // confirmation.
 func TestSessionCommands(t *testing.T) {
 	h := newHome(t)
-	r := h.start(h.env(), "exec", "--", "touch marker")
+	r := h.start(h.env(), "exec", "--session", "pty-test", "--", "touch marker")
 	r.waitFor("Deny for this session")
 	r.send("session\r")
 	if got := r.wait(); got != 0 {
 		t.Fatalf("status %d", got)
 	}
-	out, _ := h.run(h.env(), "session", "list")
+	out, _ := h.run(h.env(), "session", "--session", "pty-test", "list")
 	if !strings.Contains(out, "pty-test (this session)") || !strings.Contains(out, "allowed  until") || !strings.Contains(out, "touch marker") {
 		t.Errorf("session list:\n%s", out)
 	}
@@ -664,17 +665,17 @@ func TestSessionCommands(t *testing.T) {
 		t.Errorf("revoke: %d %s", code, out)
 	}
 	os.Remove(h.mark)
-	if _, code := h.run(h.env("AGENTGATE_TTY=none"), "exec", "--", "touch marker"); code != 126 {
+	if _, code := h.run(h.env("AGENTGATE_TTY=none"), "exec", "--session", "pty-test", "--", "touch marker"); code != 126 {
 		t.Errorf("after revoke the command ran without asking: %d", code)
 	}
 
 	for range 4 {
-		h.run(h.env("AGENTGATE_TTY=none"), "exec", "--", "make deploy")
+		h.run(h.env("AGENTGATE_TTY=none"), "exec", "--session", "pty-test", "--", "make deploy")
 	}
 	if got := h.lastRecord()["outcome"]; got != "breaker" {
 		t.Fatalf("outcome %v", got)
 	}
-	r = h.start(h.env("XDG_RUNTIME_DIR="+h.dir), "session", "reset-breaker")
+	r = h.start(h.env("XDG_RUNTIME_DIR="+h.dir), "session", "--session", "pty-test", "reset-breaker")
 	r.waitFor("Reset it")
 	if !strings.Contains(r.screen(), "make deploy") {
 		t.Errorf("the confirmation does not show what is reset:\n%s", r.screen())
@@ -683,7 +684,7 @@ func TestSessionCommands(t *testing.T) {
 	if got := r.wait(); got != 0 {
 		t.Fatalf("reset-breaker: status %d\n%s", got, r.screen())
 	}
-	h.run(h.env("AGENTGATE_TTY=none"), "exec", "--", "make deploy")
+	h.run(h.env("AGENTGATE_TTY=none"), "exec", "--session", "pty-test", "--", "make deploy")
 	if got := h.lastRecord()["outcome"]; got != "denied_noninteractive" {
 		t.Errorf("after reset: outcome %v", got)
 	}
