@@ -60,7 +60,11 @@ func (e *Engine) Judge(req gate.Request, cfg *config.Config, cwd, home, sess str
 	req.Paths.Vars = environMap(e.Environ())
 	req.Lift = cfg.LiftCatastrophic
 	// Files and variables that would make a catalogue program (a pack's,
-	// "git remote -v") run another one or connect elsewhere.
+	// "git remote -v") run another one or connect elsewhere. A variable
+	// is looked for in the full environment, though the command would
+	// run without it: KUBECONFIG or DOCKER_HOST chooses what the person
+	// means the command to read, so its absence at the run would answer
+	// another question.
 	req.Hazards = func(argv []string) []string {
 		return allowlist.Hazards(cfg.Rules, argv, allowlist.HazardEnv{Cwd: cwd, Home: home, Getenv: e.Getenv})
 	}

@@ -118,3 +118,50 @@ func TestShellPlanCleansStartupVariables(t *testing.T) {
 		t.Errorf("the shell's environment lost an ordinary variable: %q", p.Env)
 	}
 }
+
+// A command that runs on its own gets the accept-listed environment: no
+// loader, git, option or interpreter variable, and a program's own extras
+// only for that program; an approved one keeps the person's environment.
+func TestAutoAllowedEnvironmentIsAcceptListed(t *testing.T) {
+	bin := t.TempDir() // a gh for the plan to find
+	os.WriteFile(filepath.Join(bin, "gh"), []byte("#!/bin/sh\n"), 0o755)
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	path := "PATH=" + os.Getenv("PATH")
+	environ := []string{"HOME=/h", path, "LC_ALL=C", "LD_PRELOAD=/tmp/x.so", "TAR_OPTIONS=--checkpoint-action=exec=id",
+		"GIT_CONFIG_GLOBAL=/tmp/g", "RIPGREP_CONFIG_PATH=/tmp/rg", "NODE_OPTIONS=--require=/tmp/x", "GH_TOKEN=t0ken", "BASH_ENV=/tmp/b"}
+	e := &Engine{Environ: func() []string { return environ }, Getenv: func(string) string { return "" }, Probe: nil}
+	rules := append(allowlist.Defaults(), allowlist.Rule{Kind: allowlist.Allow, Prefix: []string{"gh", "pr", "list"}, Sandbox: "none",
+		Source: allowlist.Source{Name: "/u/config.toml", Line: 1}})
+	envOf := func(text string, auto bool) string {
+		t.Helper()
+		j := &Judgement{Request: gate.Request{Text: text}, Decision: gate.Decide(gate.Request{Text: text, Rules: rules, Split: true}),
+			Config: &config.Config{Rules: rules}, Cwd: t.TempDir()}
+		if auto && j.Decision.Verdict() != gate.Allow {
+			t.Fatalf("%q: %s", text, j.Decision.Verdict())
+		}
+		p, err := e.Plan(j, auto)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return "\n" + strings.Join(p.Env, "\n") + "\n"
+	}
+	for _, text := range []string{"tar -tf x.tar", "ls | head", "gh pr list"} {
+		env := envOf(text, true)
+		for _, keep := range []string{"\nHOME=/h\n", "\n" + path + "\n", "\nLC_ALL=C\n"} {
+			if !strings.Contains(env, keep) {
+				t.Errorf("%q lost %q: %s", text, strings.TrimSpace(keep), env)
+			}
+		}
+		for _, drop := range []string{"LD_PRELOAD=", "TAR_OPTIONS=", "GIT_CONFIG_GLOBAL=", "RIPGREP_CONFIG_PATH=", "NODE_OPTIONS=", "BASH_ENV="} {
+			if strings.Contains(env, "\n"+drop) {
+				t.Errorf("%q runs with %s: %s", text, drop, env)
+			}
+		}
+		if got := strings.Contains(env, "\nGH_TOKEN=t0ken\n"); got != (text == "gh pr list") {
+			t.Errorf("%q: GH_TOKEN kept %v", text, got)
+		}
+	}
+	if env := envOf("touch x; ls", false); !strings.Contains(env, "\nTAR_OPTIONS=") || strings.Contains(env, "\nBASH_ENV=") {
+		t.Errorf("an approved command's environment: %s", env)
+	}
+}

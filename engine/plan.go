@@ -32,6 +32,9 @@ func (e *Engine) Plan(j *Judgement, auto bool) (runner.Plan, error) {
 	if err != nil || !auto {
 		return p, err
 	}
+	// What runs on its own gets the accept-listed environment, which the
+	// git and pack checks judged.
+	p.Env = AcceptedEnviron(p.Env, programs(d)...)
 	if isGit(d) {
 		p.Env = gitsafe.Environ(p.Env)
 	}

@@ -24,7 +24,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 			Message: "xargs (or find -exec) opens the files it is handed, and what hands them here is not a file lister agentgate can judge (find, ls, rg --files, git ls-files with literal words)"})
 	}
 	if why := resolve.Check(resolve.Options{ReadTrees: trees, Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths,
-		Environ: e.Environ(), UntrustedDirs: j.Config.UntrustedDirs,
+		Environ: e.commandEnviron(d), UntrustedDirs: j.Config.UntrustedDirs,
 		PathWords:   func(argv []string) []string { return allowlist.PathWords(j.Config.Rules, argv) },
 		ListedWords: func(argv []string) []string { return allowlist.ListedWords(j.Config.Rules, argv) },
 	}, d.Commands(), d.Redirects()); len(why) > 0 {
@@ -40,7 +40,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 		if e.Unhardened {
 			vetGit = gitsafe.Vet
 		}
-		f, err := vetGit(argv, dirs[i], e.Environ())
+		f, err := vetGit(argv, dirs[i], e.commandEnviron(d))
 		if err != nil {
 			return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
 				Message: fmt.Sprintf("could not judge the repository's git configuration: %v", err)})
