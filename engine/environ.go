@@ -95,4 +95,3 @@ func programs(d gate.Decision) []string {
 func (e *Engine) commandEnviron(d gate.Decision) []string {
 	return AcceptedEnviron(e.Environ(), programs(d)...)
 }
-

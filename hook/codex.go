@@ -1,6 +1,10 @@
 package hook
 
-// Codex is the Codex CLI. Its PreToolUse hook (matcher ^Bash$) gets
+// Codex is the Codex CLI. Its PreToolUse hook gets apply_patch (the
+// patch in .tool_input.command; the file headers name what it writes)
+// and view_image (.tool_input.path) as file tools, judged as the other
+// hosts' are; a pass is exit 0 with nothing on stdout. For the shell it
+// (matcher ^Bash$) gets
 // tool_name "Bash" with .tool_input.command, even though the model's tool
 // is exec_command with {"cmd": ...}; the tool input's workdir, where
 // present, is where the command runs. Codex has no ask that reaches a
@@ -19,7 +23,8 @@ var Codex = &Host{
 
 // decodeCodex reads PreToolUse and PostToolUse for the Bash tool; the tool
 // input's workdir, where present, is where the command runs.
-var decodeCodex = shellEvents{tool: "Bash", pre: "PreToolUse", post: []string{"PostToolUse"}, dirFields: []string{"workdir"}}.decode
+var decodeCodex = shellEvents{tool: "Bash", pre: "PreToolUse", post: []string{"PostToolUse"}, dirFields: []string{"workdir"},
+	files: codexFileTools}.decode
 
 func encodeCodex(ev Event, a Answer) Reply {
 	switch a.Decision {

@@ -51,6 +51,9 @@ type fileTool struct {
 	pathFields, listFields []string
 	// pattern names a search's pattern.
 	pattern string
+	// patch names a field holding a Codex patch, whose file headers
+	// name the paths it writes.
+	patch string
 }
 
 // FileUse is a file tool call, decoded.
@@ -85,12 +88,38 @@ var geminiFileTools = map[string]fileTool{
 	"replace":         {access: FileWrite, pathFields: []string{"file_path"}},
 }
 
-// ClaudeFileMatcher and GeminiFileMatcher select the file tools in a
-// host's hook matcher, beside the shell tool.
+// codexFileTools are Codex's tools beside the shell that its PreToolUse
+// hook reports: apply_patch, its only way to write files without the
+// shell, and view_image, which reads one. (Codex offers the model no other
+// file tool.)
+var codexFileTools = map[string]fileTool{
+	"apply_patch": {access: FileWrite, patch: "command"},
+	"view_image":  {access: FileRead, pathFields: []string{"path"}},
+}
+
+// ClaudeFileMatcher, GeminiFileMatcher and CodexFileMatcher select the
+// file tools in a host's hook matcher, beside the shell tool.
 var (
 	ClaudeFileMatcher = "Bash|Read|NotebookRead|Grep|Glob|LS|Write|Edit|MultiEdit|NotebookEdit"
 	GeminiFileMatcher = "run_shell_command|read_file|read_many_files|grep_search|glob|list_directory|write_file|replace"
+	CodexFileMatcher  = "^(Bash|apply_patch|view_image)$"
 )
+
+// patchPaths are the files a Codex patch adds, updates, deletes or moves
+// to: its "*** Add File: P", "*** Update File: P", "*** Delete File: P"
+// and "*** Move to: P" lines.
+func patchPaths(patch string) []string {
+	var out []string
+	for _, line := range strings.Split(patch, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		for _, h := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
+			if p, ok := strings.CutPrefix(line, h); ok && strings.TrimSpace(p) != "" {
+				out = append(out, strings.TrimSpace(p))
+			}
+		}
+	}
+	return out
+}
 
 // decodeFile reads a file tool's input. A field that is there but not a
 // string (or list of strings) is malformed: deny.
@@ -128,6 +157,13 @@ func decodeFile(tool string, t fileTool, raw json.RawMessage) (*FileUse, error) 
 			list = []string{s}
 		}
 		u.Paths = append(u.Paths, list...)
+	}
+	if t.patch != "" {
+		s, ok := jsonString(in[t.patch])
+		if !ok {
+			return nil, malformed("tool_input.%s is not a string", t.patch)
+		}
+		u.Paths = append(u.Paths, patchPaths(s)...)
 	}
 	if t.pattern != "" {
 		if v, ok := in[t.pattern]; ok {

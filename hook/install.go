@@ -130,14 +130,14 @@ func (s Setup) spec0(host string, scope Scope) (spec, error) {
 		if scope == Project {
 			p = filepath.Join(base, ".codex", "hooks.json")
 		}
-		return spec{path: p, matcher: "^Bash$", events: []string{"PreToolUse", "PostToolUse"},
+		return spec{path: p, matcher: CodexFileMatcher, events: []string{"PreToolUse", "PostToolUse"},
 			handler: command("timeout", secs)}, nil
 	case "gemini":
 		return spec{path: filepath.Join(base, ".gemini", "settings.json"), matcher: GeminiFileMatcher,
 			events:  []string{"BeforeTool", "AfterTool"},
 			handler: command("name", "agentgate", "timeout", secs*1000)}, nil
 	case "cursor":
-		return spec{path: filepath.Join(base, ".cursor", "hooks.json"), events: []string{"beforeShellExecution"},
+		return spec{path: filepath.Join(base, ".cursor", "hooks.json"), events: []string{"beforeShellExecution", "beforeReadFile"},
 			handler: func(c string) *object {
 				o := newObject()
 				o.set("command", c)

@@ -156,7 +156,7 @@ func TestInstallCodexTrust(t *testing.T) {
 		t.Fatalf("after install: %v %v\n%s", problems, err, read(t, cfgPath))
 	}
 	text := read(t, cfgPath)
-	want := CodexHash("PreToolUse", "^Bash$", s.Command("codex"), 30)
+	want := CodexHash("PreToolUse", CodexFileMatcher, s.Command("codex"), 30)
 	if !strings.Contains(text, `model = "gpt-5" # mine`) || !strings.Contains(text, `[hooks.state."x:pre_tool_use:0:0"]`) ||
 		!strings.Contains(text, `[hooks.state."`+hooksPath+`:pre_tool_use:0:0"]`+"\nenabled = true\ntrusted_hash = \""+want+`"`) {
 		t.Fatalf("config.toml:\n%s", text)

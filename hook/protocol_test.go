@@ -31,7 +31,12 @@ func TestDecode(t *testing.T) {
 			Pre, "git status", "/p", "019a", "call_1", ""},
 		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","workdir":"sub"},"session_id":"s"}`, Pre, "ls", "/p/sub", "s", "", ""},
 		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","workdir":"/q"}}`, Pre, "ls", "/q", "", "", ""},
-		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"x"}}`, Other, "", "", "", "", ""},
+		// Codex's apply_patch (captured from 0.169.0) and view_image are
+		// its file tools.
+		{"codex", `{"session_id":"01a2","turn_id":"01a2","transcript_path":"/r.jsonl","cwd":"/p","hook_event_name":"PreToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch\n"},"tool_use_id":"call_patch_1"}`,
+			PreFile, "", "/p", "01a2", "call_patch_1", ""},
+		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"view_image","tool_input":{"path":"/p/x.png"}}`, PreFile, "", "/p", "", "", ""},
+		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"web_search","tool_input":{"query":"x"}}`, Other, "", "", "", "", ""},
 		// Gemini CLI: BeforeTool on run_shell_command, dir_path.
 		{"gemini", `{"session_id":"g1","transcript_path":"/t","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-01-01T00:00:00Z","tool_name":"run_shell_command","tool_input":{"command":"ls -la","description":"list","dir_path":"src"}}`,
 			Pre, "ls -la", "/p/src", "g1", "", ""},
@@ -42,6 +47,10 @@ func TestDecode(t *testing.T) {
 		// Cursor, from its documented beforeShellExecution example.
 		{"cursor", `{"hook_event_name":"beforeShellExecution","conversation_id":"conv-123","generation_id":"gen-456","workspace_roots":["/path/to/project"],"command":"npm install express","cwd":"/path/to/project"}`,
 			Pre, "npm install express", "/path/to/project", "conv-123", "", ""},
+		// beforeReadFile, from Cursor's hooks reference: an absolute
+		// file_path, the file's content, no cwd.
+		{"cursor", `{"hook_event_name":"beforeReadFile","conversation_id":"c","generation_id":"g","workspace_roots":["/p"],"file_path":"/p/.env","content":"X=1","attachments":[]}`,
+			PreFile, "", "/p", "c", "", ""},
 		{"cursor", `{"hook_event_name":"afterShellExecution","conversation_id":"c","command":"ls","cwd":"/p","output":"x","duration":150}`, Other, "", "", "c", "", ""},
 	}
 	for _, tt := range tests {
@@ -69,6 +78,9 @@ func TestDecodeMalformed(t *testing.T) {
 			`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}`,
 			`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{}}`,
 			`{"hook_event_name":"beforeShellExecution"}`,
+			`{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"no headers"}}`,
+			`{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":7}}`,
+			`{"hook_event_name":"beforeReadFile","file_path":7}`,
 			strings.Repeat(" ", MaxEvent+1),
 		} {
 			ev, err := Hosts[host].Decode([]byte(in))

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agentgate/agentgate/hook"
 )
 
 // Codex: the OpenAI Responses API from a model provider in
@@ -26,7 +28,7 @@ var codexHost = host{
 	install: func(w *world) {
 		w.writeJSON(filepath.Join(codexHome(w), "hooks.json"), obj{
 			"hooks": obj{"PreToolUse": []any{obj{
-				"matcher": "^Bash$",
+				"matcher": hook.CodexFileMatcher, // as agentgate install writes it
 				"hooks":   []any{obj{"type": "command", "command": w.hookCommand("codex"), "timeout": 30}},
 			}}},
 		})

@@ -79,3 +79,40 @@ func TestClaudeProjectEnvCannotSteer(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexApplyPatchIsGated: Codex's apply_patch, its file tool, goes
+// through agentgate's PreToolUse hook (matcher as agentgate install
+// writes it). A patch that adds a git hook is refused before Codex applies
+// it, and the model is told why; a patch to the project's own files is
+// applied, so the refusal is agentgate's and not a broken patch.
+func TestCodexApplyPatchIsGated(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("end-to-end tests with real clients are not short")
+	}
+	bin := clientBin(t, "codex")
+	for _, tc := range []struct {
+		file    string
+		applied bool
+	}{
+		{".git/hooks/pre-commit", false},
+		{"notes/plan.txt", true},
+	} {
+		w := newWorld(t, hookAgentgate(t)) // a run adds to the world's Codex config
+		w.installHook(codexHost)
+		os.MkdirAll(filepath.Join(w.project, ".git", "hooks"), 0o755)
+		patch := "*** Begin Patch\n*** Add File: " + tc.file + "\n+#!/bin/sh\n+echo " + w.visible + "\n*** End Patch\n"
+		s, url := newStandIn(t, "", responsesAPI, askTool("apply_patch", obj{"patch": patch}))
+		_, out, err := codexHost.run(w, bin, url)
+		if s.timesAsked() == 0 {
+			t.Fatalf("codex never offered apply_patch to the stand-in (%v)\n%s", err, out)
+		}
+		_, statErr := os.Stat(filepath.Join(w.project, tc.file))
+		if applied := statErr == nil; applied != tc.applied {
+			t.Errorf("apply_patch of %s: applied %v, want %v\n%s\n%s", tc.file, applied, tc.applied, s.summary(), out)
+		}
+		if !tc.applied && !anyContains(s.toolResults(), "agentgate") {
+			t.Errorf("apply_patch of %s: the tool result does not name agentgate: %q", tc.file, s.toolResults())
+		}
+	}
+}

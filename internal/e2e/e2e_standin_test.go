@@ -309,13 +309,30 @@ func responsesAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byt
 			results = append(results, textOf(in.Output))
 		}
 	}
-	hasExec := false
+	hasExec, patchType := false, ""
 	for _, tool := range req.Tools {
 		hasExec = hasExec || tool.Name == "exec_command"
+		if tool.Name == "apply_patch" {
+			patchType = tool.Type
+		}
 	}
 	item := obj{"type": "message", "id": "msg_e2e", "role": "assistant", "status": "completed",
 		"content": []any{obj{"type": "output_text", "text": "done", "annotations": []any{}}}}
-	if !s.record(results) && hasExec {
+	switch {
+	case s.record(results):
+	case s.tool == "apply_patch" && patchType != "":
+		// Codex's file tool: a freeform ("custom") tool whose input is
+		// the patch, or a function taking {"input": patch}.
+		if n, ok := s.ask(); ok {
+			patch, _ := s.input["patch"].(string)
+			id, call := fmt.Sprintf("ctc_e2e_%d", n), fmt.Sprintf("call_e2e_%d", n)
+			item = obj{"type": "custom_tool_call", "id": id, "call_id": call, "name": "apply_patch", "input": patch, "status": "completed"}
+			if patchType != "custom" {
+				args, _ := json.Marshal(obj{"input": patch})
+				item = obj{"type": "function_call", "id": id, "call_id": call, "name": "apply_patch", "arguments": string(args), "status": "completed"}
+			}
+		}
+	case hasExec:
 		if n, ok := s.ask(); ok {
 			args, _ := json.Marshal(obj{"cmd": s.command})
 			item = obj{"type": "function_call", "id": fmt.Sprintf("fc_e2e_%d", n), "call_id": fmt.Sprintf("call_e2e_%d", n),
@@ -405,7 +422,8 @@ func geminiAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byte) 
 }
 
 // askTool makes the stand-in ask for one call of tool with input instead
-// of the shell (Anthropic API only).
+// of the shell (Anthropic API; on the Responses API, Codex's apply_patch
+// with input {"patch": ...}).
 func askTool(tool string, input obj) func(*standIn) {
 	return func(s *standIn) { s.tool, s.input = tool, input }
 }
