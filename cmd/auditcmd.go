@@ -532,6 +532,7 @@ func nonNilKV(s []kv) []kv {
 // candidate is a prefix "audit suggest" may propose.
 type candidate struct {
 	prefix      string
+	sandbox     string // the level the rule must carry (gate.Suggest)
 	approved    int
 	denied      int
 	operators   bool
@@ -622,14 +623,13 @@ also adds the prefixes to learned.toml, after you confirm at the terminal
 			}
 			var out []*candidate
 			for _, cd := range cands {
-				words := strings.Fields(cd.prefix)
-				sub := ""
-				if len(words) > 1 {
-					sub = words[1]
-				}
-				if _, risky := gate.RiskNote(words[0], sub); risky || gate.Unsuggestable(words[0]) {
+				// A program that deletes, overwrites or runs code is
+				// never suggested as a plain prefix (gate.Suggest).
+				s := gate.Suggest(strings.Fields(cd.prefix))
+				if s.Prefix != cd.prefix {
 					continue
 				}
+				cd.sandbox = s.Sandbox
 				if cd.approved >= minApproved && cd.denied == 0 && !cd.operators {
 					out = append(out, cd)
 				}
@@ -649,14 +649,18 @@ also adds the prefixes to learned.toml, after you confirm at the terminal
 				learned := config.LearnedPath(env.ConfigDir())
 				var lines []string
 				for _, cd := range out {
-					lines = append(lines, fmt.Sprintf("allow without asking: %s  (approved %d times)", visible.String(cd.prefix), cd.approved))
+					how := ""
+					if cd.sandbox != "" {
+						how = ", confined to the project (sandbox = " + cd.sandbox + ")"
+					}
+					lines = append(lines, fmt.Sprintf("allow without asking%s: %s  (approved %d times)", how, visible.String(cd.prefix), cd.approved))
 				}
 				change := prompt.Change{Title: fmt.Sprintf("Add %d prefixes to %s?", len(out), visible.String(learned)), Lines: lines, Yes: "Add them", Word: "add"}
 				if err := env.confirm(change, cfg); err != nil {
 					return err
 				}
 				for _, cd := range out {
-					if err := config.AddLearned(learned, cd.prefix, env.Now()); err != nil {
+					if err := config.AddLearned(learned, cd.prefix, cd.sandbox, env.Now()); err != nil {
 						return &internalError{err}
 					}
 				}
@@ -676,11 +680,26 @@ func printSuggestions(w io.Writer, out []*candidate, minApproved int) {
 		fmt.Fprintf(w, "# no prefix was approved %d times or more without ever being denied\n", minApproved)
 		return
 	}
-	fmt.Fprintf(w, "# prefixes approved at least %d times and never denied (agentgate audit suggest)\n[allow]\nprefix = [\n", minApproved)
+	fmt.Fprintf(w, "# prefixes approved at least %d times and never denied (agentgate audit suggest)\n", minApproved)
+	plain := 0
 	for _, cd := range out {
-		fmt.Fprintf(w, "  %-28s # approved %d times, first %s, last %s\n", fmt.Sprintf("%q,", cd.prefix), cd.approved, day(cd.first), day(cd.last))
+		if cd.sandbox == "" {
+			if plain == 0 {
+				fmt.Fprintf(w, "[allow]\nprefix = [\n")
+			}
+			plain++
+			fmt.Fprintf(w, "  %-28s # approved %d times, first %s, last %s\n", fmt.Sprintf("%q,", cd.prefix), cd.approved, day(cd.first), day(cd.last))
+		}
 	}
-	fmt.Fprintln(w, "]")
+	if plain > 0 {
+		fmt.Fprintln(w, "]")
+	}
+	for _, cd := range out {
+		if cd.sandbox != "" {
+			fmt.Fprintf(w, "\n# approved %d times, first %s, last %s; it runs code, so only confined to the project\n[[allow.rule]]\nprefix = %q\nsandbox = %q\n",
+				cd.approved, day(cd.first), day(cd.last), cd.prefix, cd.sandbox)
+		}
+	}
 }
 
 func day(ts string) string {

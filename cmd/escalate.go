@@ -64,13 +64,15 @@ func question(j *engine.Judgement, rec audit.Record) prompt.Question {
 	if !ok {
 		shell = inspect.Parse(j.Request.Text)
 	}
+	always := engine.AlwaysRule(j.Decision)
 	return prompt.Question{
-		Command:      visible.String(j.Request.Text),
-		Cwd:          visible.String(j.Cwd),
-		Why:          why,
-		Shell:        shell.Tree(),
-		AlwaysPrefix: engine.AlwaysPrefix(j.Decision),
-		Severity:     gate.Severity(j.Decision),
+		Command:       visible.String(j.Request.Text),
+		Cwd:           visible.String(j.Cwd),
+		Why:           why,
+		Shell:         shell.Tree(),
+		AlwaysPrefix:  always.Prefix,
+		AlwaysSandbox: always.Sandbox,
+		Severity:      gate.Severity(j.Decision),
 	}
 }
 

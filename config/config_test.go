@@ -487,3 +487,31 @@ func decidePacked(w *world, c *config.Config, text string) gate.Decision {
 	return gate.Decide(gate.Request{Text: text, Rules: c.Rules, Paths: c.Paths(w.home, w.repo),
 		Hazards: func([]string) []string { return nil }})
 }
+
+// "Always allow" adds to learned.toml: a plain prefix to [allow], a
+// confined one as a rule of its own with its sandbox; both load, the
+// rules already there are kept, and adding one twice changes nothing.
+func TestAddLearned(t *testing.T) {
+	w := newWorld(t)
+	path := config.LearnedPath(w.cfg)
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for _, add := range [][2]string{{"touch", ""}, {"make test", "workspace"}, {"touch", ""}, {"make test", "workspace"}, {"mkdir", ""}} {
+		if err := config.AddLearned(path, add[0], add[1], now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ := os.ReadFile(path)
+	if strings.Count(string(data), `"touch"`) != 1 || strings.Count(string(data), `prefix = "make test"`) != 1 || !strings.Contains(string(data), `"mkdir"`) {
+		t.Fatalf("learned.toml:\n%s", data)
+	}
+	c := w.load(w.opts())
+	levels := map[string]string{}
+	for _, r := range c.Rules {
+		if r.Source.Name == path {
+			levels[r.String()] = r.Sandbox
+		}
+	}
+	if levels["touch"] != "" || levels["mkdir"] != "" || levels["make test"] != "workspace" || len(levels) != 3 {
+		t.Errorf("learned rules and their sandboxes: %v\n%s", levels, data)
+	}
+}

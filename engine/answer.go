@@ -41,13 +41,13 @@ func (e *Engine) Answer(j *Judgement, res prompt.Result) Route {
 	case prompt.AllowSession:
 		return Route{Action: Run, Outcome: audit.OutcomeApprovedSession, Warning: keep(session.Allowed)}
 	case prompt.AlwaysAllow:
-		prefix := AlwaysPrefix(j.Decision)
-		if prefix == "" {
+		s := AlwaysRule(j.Decision)
+		if s.Prefix == "" {
 			return Route{Action: Refuse, Outcome: audit.OutcomeDenied, Context: "no safe prefix to always allow"}
 		}
 		r := Route{Action: Run, Outcome: audit.OutcomeApprovedAlways}
-		if err := config.AddLearned(config.LearnedPath(e.ConfigDir), prefix, now); err != nil {
-			r.Warning = fmt.Sprintf("the prefix %q was not saved: %v", prefix, err)
+		if err := config.AddLearned(config.LearnedPath(e.ConfigDir), s.Prefix, s.Sandbox, now); err != nil {
+			r.Warning = fmt.Sprintf("the prefix %q was not saved: %v", s.Prefix, err)
 		}
 		return r
 	case prompt.DenySession:
@@ -56,13 +56,13 @@ func (e *Engine) Answer(j *Judgement, res prompt.Result) Route {
 	return Route{Action: Refuse, Outcome: audit.OutcomeDenied, Context: "denied by the user"}
 }
 
-// AlwaysPrefix is the narrowest prefix "Always allow" may offer: a plain
-// simple command, not a sticky escalation, not an interpreter, shell or
-// wrapper, and not a prefix whose default rule already has exceptions.
-func AlwaysPrefix(d gate.Decision) string {
+// AlwaysRule is the rule "Always allow" may offer (gate.Suggest): for a
+// plain simple command off the allowlist, not a sticky escalation; never
+// a plain prefix for a program that deletes, overwrites or runs code.
+func AlwaysRule(d gate.Decision) gate.Suggestion {
 	argv := d.Argv()
 	if d.Sticky() || len(argv) == 0 || d.Primary().Check != gate.CheckDefault {
-		return ""
+		return gate.Suggestion{}
 	}
-	return gate.SuggestPrefix(argv)
+	return gate.Suggest(argv)
 }

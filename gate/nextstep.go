@@ -44,11 +44,16 @@ func SuggestRule(d Decision, userConfig string) string {
 	if d.Verdict() != Ask || d.Sticky() || d.Primary().Check != CheckDefault {
 		return ""
 	}
-	prefix := SuggestPrefix(d.argv)
-	if prefix == "" {
+	s := Suggest(d.argv)
+	switch {
+	case s.Withheld != "":
+		return fmt.Sprintf("no rule is suggested: %s; approve each use", s.Withheld)
+	case s.Prefix == "":
 		return ""
+	case s.Sandbox != "":
+		return fmt.Sprintf("to allow it without asking, confined to the project (writes under it only, no network), add %s to %s", s.TOML(), userConfig)
 	}
-	return fmt.Sprintf("to allow it without asking, add prefix = [%s] to [allow] in %s", strconv.Quote(prefix), userConfig)
+	return fmt.Sprintf("to allow it without asking, add %s in %s", s.TOML(), userConfig)
 }
 
 // groupSubcommands take an action word after them: the prefix must name

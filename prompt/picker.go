@@ -150,10 +150,23 @@ func approvalOptions(q Question) []option {
 		{label: "Allow for this session", choice: AllowSession, word: "session"},
 		{label: "Deny for this session", choice: DenySession, key: 'n'},
 	}
-	if q.AlwaysPrefix != "" {
+	switch {
+	case q.AlwaysPrefix != "" && q.AlwaysSandbox != "":
+		opts = append(opts, option{label: fmt.Sprintf("Always allow %q confined to the project (adds it to learned.toml)", q.AlwaysPrefix), choice: AlwaysAllow, word: "always"})
+	case q.AlwaysPrefix != "":
 		opts = append(opts, option{label: fmt.Sprintf("Always allow %q (adds it to learned.toml)", q.AlwaysPrefix), choice: AlwaysAllow, word: "always"})
 	}
 	return opts
+}
+
+// alwaysTitle is the question "Always allow" asks next: the rule as it
+// will be written, and what it will let run.
+func (q Question) alwaysTitle() string {
+	if q.AlwaysSandbox != "" {
+		return fmt.Sprintf("Add [[allow.rule]] prefix = %q, sandbox = %q to learned.toml? Every command starting with %q will then run without asking, confined: it may write only under the project, with no network.",
+			q.AlwaysPrefix, q.AlwaysSandbox, q.AlwaysPrefix)
+	}
+	return fmt.Sprintf("Add prefix = [%q] to learned.toml? Every command starting with %q will then run without asking.", q.AlwaysPrefix, q.AlwaysPrefix)
 }
 
 // alwaysOptions are the choices of the second question "Always allow"

@@ -68,7 +68,7 @@ func askPlain(ctx context.Context, tty *os.File, q Question, challenge string) R
 		if q.AlwaysPrefix == "" {
 			return Result{Choice: Deny, Ending: Answered}
 		}
-		fmt.Fprintf(tty, "Add prefix = [%q] to learned.toml? Every command starting with %q will then run without asking.\n", q.AlwaysPrefix, q.AlwaysPrefix)
+		fmt.Fprintln(tty, q.alwaysTitle())
 		if res = t.pickPlain(ctx, alwaysOptions(q.AlwaysPrefix)); res.Ending != Answered {
 			return res
 		}

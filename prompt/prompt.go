@@ -78,6 +78,9 @@ type Question struct {
 	Shell string
 	// AlwaysPrefix, when not empty, offers "Always allow" for this prefix.
 	AlwaysPrefix string
+	// AlwaysSandbox, when not empty, is the sandbox level that rule
+	// carries (a build confined to the project: "workspace").
+	AlwaysSandbox string
 	// Severity, when not empty, is shown as a warning line above the
 	// command: the command destroys broadly or irreversibly, or runs
 	// downloaded code (gate.Severity). It stays approvable.
@@ -257,7 +260,7 @@ func askScreen(ctx context.Context, tty *os.File, q Question, challenge string) 
 			return Result{Choice: Deny, Ending: Answered}
 		}
 		v = &view{
-			title: fmt.Sprintf("Add prefix = [%q] to learned.toml? Every command starting with %q will then run without asking.", q.AlwaysPrefix, q.AlwaysPrefix),
+			title: q.alwaysTitle(),
 			p:     newPicker(alwaysOptions(q.AlwaysPrefix)),
 		}
 		if res = t.choose(ctx, v); res.Ending != Answered {

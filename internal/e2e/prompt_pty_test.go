@@ -450,6 +450,50 @@ func TestPromptAlwaysAllow(t *testing.T) {
 	}
 }
 
+// "Always allow" is never offered for a program that deletes; a build is
+// offered confined to the project, and the rule it writes runs the build
+// confined: it writes in the project, not outside it.
+func TestPromptAlwaysAllowIsConfinedForBuilds(t *testing.T) {
+	h := newHome(t)
+	os.MkdirAll(filepath.Join(h.work, "build"), 0o755)
+	r := h.start(h.env(), "exec", "--", "rm -rf build")
+	r.waitFor("Deny for this session")
+	if strings.Contains(r.screen(), "Always allow") {
+		t.Errorf("the prompt offers to always allow rm:\n%s", r.screen())
+	}
+	r.send("\r")
+	r.wait()
+
+	requireLandlock(t)
+	outside := filepath.Join(h.dir, "outside")
+	os.WriteFile(filepath.Join(h.work, "Makefile"), []byte("built:\n\ttouch built\n\t-touch "+outside+"\n"), 0o644)
+	r = h.start(h.env(), "exec", "--", "make built")
+	r.waitFor(`Always allow "make built" confined to the project`)
+	r.send("always\r")
+	r.waitFor(`sandbox = "workspace" to learned.toml?`)
+	r.send("add\r")
+	if got := r.wait(); got != 0 {
+		t.Fatalf("status %d\n%s", got, r.screen())
+	}
+	data, _ := os.ReadFile(filepath.Join(h.dir, "config", "agentgate", "learned.toml"))
+	if !strings.Contains(string(data), "[[allow.rule]]\nprefix = \"make built\"\nsandbox = \"workspace\"\n") {
+		t.Fatalf("learned.toml:\n%s", data)
+	}
+	os.Remove(filepath.Join(h.work, "built"))
+	os.Remove(outside)
+	c := exec.Command(agentgateBinary(t), "exec", "--", "make built")
+	c.Dir, c.Env = h.work, h.env("AGENTGATE_TTY=none")
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("the learned rule did not run make: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(h.work, "built")); err != nil {
+		t.Error("the confined build could not write in the project")
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Error("the build the learned rule runs wrote outside the project")
+	}
+}
+
 // With no controlling terminal (a daemonised agent, setsid), /dev/tty
 // cannot be opened: the escalation is denied at once, never a wait.
 func TestNoControllingTerminal(t *testing.T) {
