@@ -66,7 +66,8 @@ func newID() string {
 func (e *Engine) Append(cfg *config.Config, rec audit.Record) (warning string, err error) {
 	l := audit.Log{Path: e.AuditLog, MaxSize: cfg.AuditMaxSize, Now: e.Now}
 	if cfg.AuditSyslog {
-		l.Syslog = &audit.Syslog{Socket: e.Getenv("AGENTGATE_SYSLOG_SOCKET")}
+		// The system's socket: no variable moves where the anchor goes.
+		l.Syslog = &audit.Syslog{}
 	}
 	err = l.Append(rec)
 	var se *audit.SyslogError

@@ -3,8 +3,10 @@ package hook
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/engine"
@@ -105,16 +107,31 @@ var (
 	CodexFileMatcher  = "^(Bash|apply_patch|view_image)$"
 )
 
-// patchPaths are the files a Codex patch adds, updates, deletes or moves
-// to: its "*** Add File: P", "*** Update File: P", "*** Delete File: P"
-// and "*** Move to: P" lines.
+// patchPaths are the files a Codex patch may add, update, delete or move
+// to: what follows "*** Add File: ", "*** Update File: ", "*** Delete
+// File: " or "*** Move to: " anywhere in a line. Codex trims a header
+// line of any white space, Unicode's too, before it reads it (a red team
+// indented ".git/config"'s header with a tab and it was applied), so a
+// marker is looked for wherever it is, inside added lines too: one too
+// many paths costs an ask, one too few a write to .git.
 func patchPaths(patch string) []string {
 	var out []string
 	for _, line := range strings.Split(patch, "\n") {
 		line = strings.TrimSuffix(line, "\r")
-		for _, h := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
-			if p, ok := strings.CutPrefix(line, h); ok && strings.TrimSpace(p) != "" {
-				out = append(out, strings.TrimSpace(p))
+		for _, h := range []string{"*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"} {
+			for rest := line; ; {
+				i := strings.Index(rest, h)
+				if i < 0 {
+					break
+				}
+				rest = rest[i+len(h):]
+				raw := strings.TrimPrefix(rest, " ")
+				if p := strings.TrimSpace(raw); p != "" {
+					out = append(out, p)
+					if raw != p && strings.TrimRightFunc(raw, unicode.IsSpace) != p {
+						out = append(out, strings.TrimRightFunc(raw, unicode.IsSpace))
+					}
+				}
 			}
 		}
 	}
@@ -281,16 +298,37 @@ func (g *Gate) judgeWrite(eng *engine.Engine, ev Event) *engine.Judgement {
 	return j
 }
 
-// writeTarget is the file a write to abs changes: links followed, for
-// the file itself or, when it does not exist yet, its directory.
+// writeTarget is the file a write to abs changes: every link on the way
+// followed, a dangling one too, since a write creates its target (a red
+// team's "notes.txt -> .git/commondir", which does not exist yet, let a
+// patch plant git's common directory), and the missing components taken
+// as they are written (a write creates its directories). After 40 links
+// the path is given up on as it stands.
 func writeTarget(abs string) string {
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		return real
+	parts := strings.Split(strings.Trim(filepath.Clean(abs), "/"), "/")
+	cur, hops := "/", 0
+	for i := 0; i < len(parts); i++ {
+		next := filepath.Join(cur, parts[i])
+		fi, err := os.Lstat(next)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 || hops >= 40 {
+			cur = next
+			continue
+		}
+		hops++
+		target, err := os.Readlink(next)
+		if err != nil {
+			cur = next
+			continue
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(cur, target)
+		}
+		// Walk the link's target from the root, then what follows it.
+		rest := parts[i+1:]
+		parts = append(strings.Split(strings.Trim(filepath.Clean(target), "/"), "/"), rest...)
+		cur, i = "/", -1
 	}
-	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-		return filepath.Join(dir, filepath.Base(abs))
-	}
-	return abs
+	return cur
 }
 
 // writeProtected are names a write makes dangerous beyond the

@@ -128,26 +128,30 @@ func HostEnv(h *Host, w Where) []EnvFinding {
 	}
 	switch h {
 	case Claude:
-		for _, name := range []string{"settings.json", "settings.local.json"} {
-			f := filepath.Join(w.Project, ".claude", name)
-			data, err := os.ReadFile(f)
-			if err != nil {
-				continue
-			}
-			var s struct {
-				Env map[string]json.RawMessage `json:"env"`
-			}
-			if json.Unmarshal(data, &s) != nil {
-				if bytes.Contains(data, []byte(`"env"`)) {
-					out = append(out, EnvFinding{File: f, Key: "env", Why: "may set variables, but the file is not valid JSON to agentgate"})
+		// The project's settings are where Claude Code was started, which
+		// may be any directory above the one a command runs in.
+		for _, dir := range projectDirs(w) {
+			for _, name := range []string{"settings.json", "settings.local.json"} {
+				f := filepath.Join(dir, ".claude", name)
+				data, err := os.ReadFile(f)
+				if err != nil {
+					continue
 				}
-				continue
+				var s struct {
+					Env map[string]json.RawMessage `json:"env"`
+				}
+				if json.Unmarshal(data, &s) != nil {
+					if bytes.Contains(data, []byte(`"env"`)) {
+						out = append(out, EnvFinding{File: f, Key: "env", Why: "may set variables, but the file is not valid JSON to agentgate"})
+					}
+					continue
+				}
+				keys := make([]string, 0, len(s.Env))
+				for k := range s.Env {
+					keys = append(keys, k)
+				}
+				add(f, keys)
 			}
-			keys := make([]string, 0, len(s.Env))
-			for k := range s.Env {
-				keys = append(keys, k)
-			}
-			add(f, keys)
 		}
 	case Gemini:
 		// Gemini CLI loads the first .env it finds from the working
@@ -168,30 +172,60 @@ func HostEnv(h *Host, w Where) []EnvFinding {
 		}
 	case Codex:
 		// Codex's shell_environment_policy.set adds variables to the
-		// commands it runs.
-		f := filepath.Join(w.Project, ".codex", "config.toml")
-		data, err := os.ReadFile(f)
-		if err != nil {
-			break
+		// commands it runs; it reads .codex/config.toml in every directory
+		// from the project root down to where it works (a red team's, one
+		// directory up, set BASH_ENV while the hook looked only here).
+		for _, dir := range projectDirs(w) {
+			// (add appends to out itself: call first, then append.)
+			bad := codexEnv(filepath.Join(dir, ".codex", "config.toml"), add)
+			out = append(out, bad...)
 		}
-		var c struct {
-			Policy struct {
-				Set map[string]any `toml:"set"`
-			} `toml:"shell_environment_policy"`
-		}
-		if _, err := toml.Decode(string(data), &c); err != nil {
-			if bytes.Contains(data, []byte("shell_environment_policy")) {
-				out = append(out, EnvFinding{File: f, Key: "shell_environment_policy", Why: "may set variables, but the file is not valid TOML to agentgate"})
-			}
-			break
-		}
-		keys := make([]string, 0, len(c.Policy.Set))
-		for k := range c.Policy.Set {
-			keys = append(keys, k)
-		}
-		add(f, keys)
 	}
 	return out
+}
+
+// projectDirs are the directories whose project settings a host may read
+// for w: the project and every directory above it, up to (not including)
+// the home directory, whose settings are the user's own, or the root.
+func projectDirs(w Where) []string {
+	var out []string
+	for dir := filepath.Clean(w.Project); ; dir = filepath.Dir(dir) {
+		if w.Home != "" && dir == filepath.Clean(w.Home) {
+			break
+		}
+		out = append(out, dir)
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	return out
+}
+
+// codexEnv reads one Codex config file's shell_environment_policy.set:
+// its keys go to add; a file that is not TOML to agentgate but names the
+// policy is a finding of its own.
+func codexEnv(f string, add func(string, []string)) []EnvFinding {
+	data, err := os.ReadFile(f)
+	if err != nil {
+		return nil
+	}
+	var c struct {
+		Policy struct {
+			Set map[string]any `toml:"set"`
+		} `toml:"shell_environment_policy"`
+	}
+	if _, err := toml.Decode(string(data), &c); err != nil {
+		if bytes.Contains(data, []byte("shell_environment_policy")) {
+			return []EnvFinding{{File: f, Key: "shell_environment_policy", Why: "may set variables, but the file is not valid TOML to agentgate"}}
+		}
+		return nil
+	}
+	keys := make([]string, 0, len(c.Policy.Set))
+	for k := range c.Policy.Set {
+		keys = append(keys, k)
+	}
+	add(f, keys)
+	return nil
 }
 
 // dotenvKeys are the names a .env file sets: KEY=VALUE lines, with an

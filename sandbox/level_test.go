@@ -38,15 +38,17 @@ func TestDescribe(t *testing.T) {
 	}{
 		{full, ReadOnly, "read-only"},
 		{full, None, "none"},
-		// seccomp keeps what Landlock ABI 6 and 3 would: signals, truncation
+		// seccomp keeps what Landlock ABI 6 would (signals), not what ABI 3
+		// would (an open with O_TRUNC)
 		{Support{OS: "linux", LandlockABI: 5, Seccomp: true}, ReadOnly, "read-only"},
-		{Support{OS: "linux", LandlockABI: 1, Seccomp: true}, ReadOnlyNetwork, "read-only+network"},
+		{Support{OS: "linux", LandlockABI: 3, Seccomp: true}, ReadOnlyNetwork, "read-only+network"},
+		{Support{OS: "linux", LandlockABI: 1, Seccomp: true}, ReadOnlyNetwork, "read-only+network, partial: could still truncate files"},
 		{Support{OS: "linux", LandlockABI: 2}, ReadOnly, "read-only, partial: could still truncate files, execute memory files (memfd, execveat), " +
 			"change file modes, times or attributes, reach the network, signal processes outside, change other processes' scheduling, priority or limits, " +
 			"type into the terminal, share memory or messages with processes outside, change the kernel, mounts or namespaces"},
 		{Support{OS: "linux", LandlockABI: 7}, Workspace, "workspace, partial: could still reach the network, change other processes' scheduling, priority or limits, " +
 			"type into the terminal, share memory or messages with processes outside, change the kernel, mounts or namespaces"},
-		{Support{OS: "linux", Seccomp: true}, ReadOnly, "read-only, partial: could still write files, execute planted files, trace processes outside"},
+		{Support{OS: "linux", Seccomp: true}, ReadOnly, "read-only, partial: could still write files, execute planted files, truncate files, trace processes outside"},
 		{Support{OS: "linux", Seccomp: true}, Workspace, "workspace, partial: could still write outside the project, execute planted files, trace processes outside"},
 		{Support{OS: "linux"}, ReadOnly, "unavailable"},
 		{Support{OS: "darwin"}, Workspace, "unavailable"},

@@ -57,33 +57,18 @@ const (
 	unlessAny         // refused unless one of unless holds (and only when only holds)
 )
 
-// argIs holds when the low 32 bits of an argument are one of vals, the
-// calling process's own pid (self) or its process group as kill(2) names
-// it, the negative group id (group). The pid and group are those of the
-// process that loads the filter, which is the one that then executes the
-// command: a process the command forks has another pid, so this is the
-// command's own process, not its children.
+// argIs holds when the low 32 bits of an argument are one of vals, or,
+// with clear, when none of clear's bits is set in them.
+//
+// There is no "the command's own pid": a pid fixed when the filter loads
+// is, once that process has ended and the pid counter has come round,
+// some other process's (a red team's detached child waited for it and
+// then changed the limits of whatever held it). Only 0, which the kernel
+// reads as the caller, means "this process".
 type argIs struct {
 	arg   int
 	vals  []uint32
-	self  bool
-	group bool
-}
-
-// proc is the process the filter is loaded in, for argIs.
-type proc struct {
-	pid, pgid int
-}
-
-func (a argIs) values(p proc) []uint32 {
-	out := append([]uint32(nil), a.vals...)
-	if a.self {
-		out = append(out, uint32(p.pid))
-	}
-	if a.group {
-		out = append(out, uint32(int32(-p.pgid)))
-	}
-	return out
+	clear uint32
 }
 
 // callRule refuses a system call, or some calls of it, at some levels.
@@ -116,6 +101,7 @@ const nsFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | un
 const (
 	fsIocSetFlags   = 0x40086602 // FS_IOC_SETFLAGS
 	fsIocFSSetXattr = 0x401c5820 // FS_IOC_FSSETXATTR
+	fsIocSetVersion = 0x40087602 // FS_IOC_SETVERSION
 )
 
 func refuse(reason string, errno unix.Errno, at levels, names ...string) []callRule {
@@ -151,8 +137,8 @@ var callRules = concat(
 		{name: "prlimit64", errno: unix.EPERM, at: allLevels, when: unlessAny, unless: []argIs{ownPid(0)},
 			reason: "changes another process's limits (RLIMIT_CPU kills it)"},
 		{name: "ioctl", errno: unix.EPERM, at: allLevels, when: argLowIn, arg: 1,
-			vals:   []uint32{unix.TIOCSTI, unix.TIOCLINUX, unix.TIOCEXCL},
-			reason: "types into the terminal, or locks others out of it"},
+			vals:   []uint32{unix.TIOCSTI, unix.TIOCLINUX, unix.TIOCEXCL, unix.TIOCSPGRP},
+			reason: "types into the terminal, locks others out of it, or hands it to another process group"},
 	},
 	// Landlock does not cover a file's metadata: its mode, owner, times and
 	// extended attributes can be changed by its owner without the right to
@@ -163,8 +149,8 @@ var callRules = concat(
 		"setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr", "setxattrat", "removexattrat",
 		"utime", "utimes", "futimesat", "utimensat"),
 	[]callRule{
-		{name: "ioctl", errno: unix.EPERM, at: readOnlyOnes, when: argLowIn, arg: 1, vals: []uint32{fsIocSetFlags, fsIocFSSetXattr},
-			reason: "changes a file's flags (chattr)"},
+		{name: "ioctl", errno: unix.EPERM, at: readOnlyOnes, when: argLowIn, arg: 1, vals: []uint32{fsIocSetFlags, fsIocFSSetXattr, fsIocSetVersion},
+			reason: "changes a file's flags (chattr) or generation number"},
 	},
 	schedRules,
 	signalRules,
@@ -191,9 +177,9 @@ var callRules = concat(
 	},
 )
 
-// ownPid lets a call through when its argument arg is 0 or the command's
-// own pid: the scheduling and limit calls take 0 for "this process".
-func ownPid(arg int) argIs { return argIs{arg: arg, vals: []uint32{0}, self: true} }
+// ownPid lets a call through when its argument arg is 0: the scheduling
+// and limit calls take 0 for "this process".
+func ownPid(arg int) argIs { return argIs{arg: arg, vals: []uint32{0}} }
 
 // harmlessSignal lets a signal call through when its signal (argument
 // arg) is 0, which only asks whether the process exists, or SIGURG, which
@@ -227,23 +213,30 @@ var schedRules = each([]callRule{
 
 // signalRules keep a command from signalling processes outside it where
 // Landlock cannot (ABI 6 scopes signals to the domain). A command may
-// signal itself, its process group (kill 0 or -pgid), and anyone with a
-// harmless signal; a child named by its pid is refused too, since the
-// filter cannot tell a child from any other process: that is the cost on
-// such a kernel.
+// signal its process group as the kernel finds it at the call (kill 0),
+// and anyone with a harmless signal; it may not leave its group for
+// another (setpgid), which would make kill 0 reach that one. Any pid is
+// refused, its own and its children's too, since the filter cannot tell
+// them from another process's: that is the cost on such a kernel (a
+// raise() fails, and abort() ends the process by its fallback).
 var signalRules = each([]callRule{
-	{name: "kill", unless: []argIs{{arg: 0, vals: []uint32{0}, self: true, group: true}, harmlessSignal(1)}},
-	{name: "tkill", unless: []argIs{{arg: 0, self: true}, harmlessSignal(1)}},
-	{name: "tgkill", unless: []argIs{{arg: 0, self: true}, harmlessSignal(2)}},
-	{name: "rt_sigqueueinfo", unless: []argIs{{arg: 0, self: true}, harmlessSignal(1)}},
-	{name: "rt_tgsigqueueinfo", unless: []argIs{{arg: 0, self: true}, harmlessSignal(2)}},
+	{name: "kill", unless: []argIs{{arg: 0, vals: []uint32{0}}, harmlessSignal(1)}},
+	{name: "tkill", unless: []argIs{harmlessSignal(1)}},
+	{name: "tgkill", unless: []argIs{harmlessSignal(2)}},
+	{name: "rt_sigqueueinfo", unless: []argIs{harmlessSignal(1)}},
+	{name: "rt_tgsigqueueinfo", unless: []argIs{harmlessSignal(2)}},
 	// A pidfd names a process the filter cannot see.
 	{name: "pidfd_send_signal", unless: []argIs{{arg: 1, vals: []uint32{0}}}},
-	// SIGIO and its replacement (F_SETSIG) go to a descriptor's owner: the
-	// owner may only be the command itself.
-	{name: "fcntl", only: &argIs{arg: 1, vals: []uint32{unix.F_SETOWN}}, unless: []argIs{ownPid(2)}},
+	// setpgid(pid, 0) starts a group of pid's own; any other group is
+	// someone else's.
+	{name: "setpgid", unless: []argIs{{arg: 1, vals: []uint32{0}}}},
+	// SIGIO and its replacement (F_SETSIG) go to a descriptor's owner, or,
+	// for a terminal set to O_ASYNC, to its foreground group on the next
+	// input, after the command has ended: no owner, no O_ASYNC.
+	{name: "fcntl", only: &argIs{arg: 1, vals: []uint32{unix.F_SETOWN}}, unless: []argIs{{arg: 2, vals: []uint32{0}}}},
 	{name: "fcntl", only: &argIs{arg: 1, vals: []uint32{unix.F_SETOWN_EX}}},
-	{name: "ioctl", only: &argIs{arg: 1, vals: []uint32{fioSetOwn, siocSPgrp}}},
+	{name: "fcntl", only: &argIs{arg: 1, vals: []uint32{unix.F_SETFL}}, unless: []argIs{{arg: 2, clear: unix.O_ASYNC}}},
+	{name: "ioctl", only: &argIs{arg: 1, vals: []uint32{fioSetOwn, siocSPgrp, fioAsync}}},
 }, func(r *callRule) {
 	r.errno, r.at, r.when, r.unscoped = unix.EPERM, allLevels, unlessAny, true
 	r.reason = "signals a process outside the command"
@@ -254,6 +247,7 @@ var signalRules = each([]callRule{
 const (
 	fioSetOwn = 0x8901
 	siocSPgrp = 0x8902
+	fioAsync  = 0x5452 // FIOASYNC: O_ASYNC by ioctl
 )
 
 // each sets what a group of rules shares.

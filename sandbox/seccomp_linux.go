@@ -57,7 +57,7 @@ var syscallNumbers = map[string]uint32{
 	"setpriority": unix.SYS_SETPRIORITY, "ioprio_set": unix.SYS_IOPRIO_SET,
 	"kill": unix.SYS_KILL, "tkill": unix.SYS_TKILL, "tgkill": unix.SYS_TGKILL,
 	"rt_sigqueueinfo": unix.SYS_RT_SIGQUEUEINFO, "rt_tgsigqueueinfo": unix.SYS_RT_TGSIGQUEUEINFO,
-	"pidfd_send_signal": unix.SYS_PIDFD_SEND_SIGNAL, "fcntl": unix.SYS_FCNTL,
+	"pidfd_send_signal": unix.SYS_PIDFD_SEND_SIGNAL, "fcntl": unix.SYS_FCNTL, "setpgid": unix.SYS_SETPGID,
 	"socket": unix.SYS_SOCKET, "connect": unix.SYS_CONNECT, "bind": unix.SYS_BIND, "listen": unix.SYS_LISTEN,
 	"accept": unix.SYS_ACCEPT, "accept4": unix.SYS_ACCEPT4, "socketpair": unix.SYS_SOCKETPAIR, "sendto": unix.SYS_SENDTO,
 }
@@ -81,7 +81,7 @@ func number(name string) (nr uint32, ok bool, err error) {
 
 // block is the filter's code for one rule: reload the number, skip the
 // block for another call, test the argument, and refuse.
-func block(nr uint32, r callRule, p proc) []bpf.Instruction {
+func block(nr uint32, r callRule) []bpf.Instruction {
 	lo := func(arg int) bpf.Instruction { return bpf.LoadAbsolute{Off: uint32(offArgs + 8*arg), Size: 4} }
 	hi := func(arg int) bpf.Instruction { return bpf.LoadAbsolute{Off: uint32(offArgs + 8*arg + 4), Size: 4} }
 	ret := bpf.RetConstant{Val: retErrno | uint32(r.errno)}
@@ -105,7 +105,7 @@ func block(nr uint32, r callRule, p proc) []bpf.Instruction {
 		test = []bpf.Instruction{lo(r.arg), bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: r.mask},
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.vals[0], SkipTrue: 1}}
 	case unlessAny:
-		test = unlessTest(r, p, lo)
+		test = unlessTest(r, lo)
 	}
 	out := []bpf.Instruction{bpf.LoadAbsolute{Off: offNr, Size: 4},
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: nr, SkipFalse: uint8(len(test) + 1)}}
@@ -115,11 +115,11 @@ func block(nr uint32, r callRule, p proc) []bpf.Instruction {
 // unlessTest is the test of an unlessAny rule. Every jump that lets the
 // call through goes past the refusal at the block's end, so it is written
 // as a jump to "end" and its distance filled in once the test is whole.
-func unlessTest(r callRule, p proc, lo func(int) bpf.Instruction) []bpf.Instruction {
+func unlessTest(r callRule, lo func(int) bpf.Instruction) []bpf.Instruction {
 	var test []bpf.Instruction
 	var toEnd []int
 	if r.only != nil {
-		vals := r.only.values(p)
+		vals := r.only.vals
 		test = append(test, lo(r.only.arg))
 		for k, v := range vals {
 			// a match skips the remaining tests of only and its jump to end
@@ -130,9 +130,13 @@ func unlessTest(r callRule, p proc, lo func(int) bpf.Instruction) []bpf.Instruct
 	}
 	for _, a := range r.unless {
 		test = append(test, lo(a.arg))
-		for _, v := range a.values(p) {
+		for _, v := range a.vals {
 			toEnd = append(toEnd, len(test))
 			test = append(test, bpf.JumpIf{Cond: bpf.JumpEqual, Val: v})
+		}
+		if a.clear != 0 {
+			toEnd = append(toEnd, len(test))
+			test = append(test, bpf.JumpIf{Cond: bpf.JumpBitsNotSet, Val: a.clear})
 		}
 	}
 	// end is one past the refusal that follows the test
@@ -150,10 +154,9 @@ func unlessTest(r callRule, p proc, lo func(int) bpf.Instruction) []bpf.Instruct
 	return test
 }
 
-// kernel is what a filter is built for: the process that loads it and
-// whether Landlock scopes signals there.
+// kernel is what a filter is built for: whether Landlock scopes signals
+// there.
 type kernel struct {
-	proc
 	signalScoped bool
 }
 
@@ -181,7 +184,7 @@ func filter(l Level, k kernel) ([]bpf.RawInstruction, error) {
 			return nil, err
 		}
 		if ok {
-			prog = append(prog, block(nr, r, k.proc)...)
+			prog = append(prog, block(nr, r)...)
 		}
 	}
 	prog = append(prog, bpf.RetConstant{Val: retAllow})
@@ -191,7 +194,7 @@ func filter(l Level, k kernel) ([]bpf.RawInstruction, error) {
 // loadFilter installs the filter on the calling thread, the one that will
 // call execve. no_new_privs must already be set.
 func loadFilter(l Level, signalScoped bool) error {
-	raw, err := filter(l, kernel{proc: proc{pid: unix.Getpid(), pgid: unix.Getpgrp()}, signalScoped: signalScoped})
+	raw, err := filter(l, kernel{signalScoped: signalScoped})
 	if err != nil {
 		return err
 	}

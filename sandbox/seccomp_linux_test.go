@@ -33,10 +33,10 @@ func seccompData(arch, nr uint32, args ...uint64) []byte {
 // The filter, run in x/net/bpf's interpreter on the system calls a
 // confined command could make.
 func TestFilter(t *testing.T) {
-	// The command's process, on a kernel whose Landlock does not scope
-	// signals (so every rule is in the filter).
+	// A kernel whose Landlock does not scope signals (so every rule is in
+	// the filter); the command's own pid and group, which it may not name.
 	const pid, pgid = 4000, 3990
-	unscoped := kernel{proc: proc{pid: pid, pgid: pgid}}
+	unscoped := kernel{}
 	runOn := func(k kernel, l Level, data []byte) uint32 {
 		t.Helper()
 		raw, err := filter(l, k)
@@ -91,14 +91,15 @@ func TestFilter(t *testing.T) {
 		{"sendto an address above 4 GiB", ReadOnly, seccompData(auditArch, unix.SYS_SENDTO, 3, 0, 5, 0, 0x7ffd00000000, 16), eacces},
 		{"prlimit of itself", ReadOnly, seccompData(auditArch, unix.SYS_PRLIMIT64, 0, unix.RLIMIT_NOFILE), allow},
 		{"prlimit of another process", Workspace, seccompData(auditArch, unix.SYS_PRLIMIT64, 4242, unix.RLIMIT_CPU), eperm},
-		{"prlimit of itself by pid", ReadOnly, seccompData(auditArch, unix.SYS_PRLIMIT64, pid, unix.RLIMIT_NOFILE), allow},
+		// a pid fixed at load is another process's once reused
+		{"prlimit of itself by pid", ReadOnly, seccompData(auditArch, unix.SYS_PRLIMIT64, pid, unix.RLIMIT_NOFILE), eperm},
 		{"memfd_create", ReadOnly, seccompData(auditArch, unix.SYS_MEMFD_CREATE, 0, 0), enosys},
 		{"memfd_create in a workspace", Workspace, seccompData(auditArch, unix.SYS_MEMFD_CREATE, 0, 0), allow},
 		{"truncate", ReadOnlyNetwork, seccompData(auditArch, unix.SYS_TRUNCATE, 0x7ffd0000, 0), eperm},
 		{"ftruncate (a descriptor opened for writing)", ReadOnly, seccompData(auditArch, unix.SYS_FTRUNCATE, 1, 0), allow},
 		// scheduling and priority of other processes
 		{"sched_setaffinity of itself", ReadOnly, seccompData(auditArch, unix.SYS_SCHED_SETAFFINITY, 0, 8, 0x7ffd0000), allow},
-		{"sched_setaffinity of itself by pid", ReadOnly, seccompData(auditArch, unix.SYS_SCHED_SETAFFINITY, pid, 8, 0x7ffd0000), allow},
+		{"sched_setaffinity of itself by pid", ReadOnly, seccompData(auditArch, unix.SYS_SCHED_SETAFFINITY, pid, 8, 0x7ffd0000), eperm},
 		{"sched_setaffinity of another", Workspace, seccompData(auditArch, unix.SYS_SCHED_SETAFFINITY, 4242, 8, 0x7ffd0000), eperm},
 		{"sched_setscheduler of another", ReadOnly, seccompData(auditArch, unix.SYS_SCHED_SETSCHEDULER, 4242, 5, 0x7ffd0000), eperm},
 		{"sched_setscheduler pid with high bits", ReadOnly, seccompData(auditArch, unix.SYS_SCHED_SETSCHEDULER, 1<<32|4242, 5, 0x7ffd0000), eperm},
@@ -107,7 +108,7 @@ func TestFilter(t *testing.T) {
 		{"migrate_pages of another", ReadOnly, seccompData(auditArch, unix.SYS_MIGRATE_PAGES, 4242), eperm},
 		{"move_pages of another", ReadOnly, seccompData(auditArch, unix.SYS_MOVE_PAGES, 4242), eperm},
 		{"nice itself", ReadOnly, seccompData(auditArch, unix.SYS_SETPRIORITY, 0, 0, 10), allow},
-		{"nice itself by pid", ReadOnly, seccompData(auditArch, unix.SYS_SETPRIORITY, 0, pid, 10), allow},
+		{"nice itself by pid", ReadOnly, seccompData(auditArch, unix.SYS_SETPRIORITY, 0, pid, 10), eperm},
 		{"renice another", ReadOnly, seccompData(auditArch, unix.SYS_SETPRIORITY, 0, 4242, 19), eperm},
 		{"renice its group", ReadOnly, seccompData(auditArch, unix.SYS_SETPRIORITY, 1, 0, 19), eperm},
 		{"renice every process of the user", Workspace, seccompData(auditArch, unix.SYS_SETPRIORITY, 2, 0, 19), eperm},
@@ -119,11 +120,11 @@ func TestFilter(t *testing.T) {
 		{"kill every process (-1)", Workspace, seccompData(auditArch, unix.SYS_KILL, 0xffffffff, uint64(unix.SIGKILL)), eperm},
 		{"kill another group", ReadOnly, seccompData(auditArch, unix.SYS_KILL, neg(4242), uint64(unix.SIGKILL)), eperm},
 		{"kill its own group (0)", ReadOnly, seccompData(auditArch, unix.SYS_KILL, 0, uint64(unix.SIGTERM)), allow},
-		{"kill its own group by id", ReadOnly, seccompData(auditArch, unix.SYS_KILL, neg(pgid), uint64(unix.SIGTERM)), allow},
-		{"kill itself", ReadOnlyNetwork, seccompData(auditArch, unix.SYS_KILL, pid, uint64(unix.SIGABRT)), allow},
+		{"kill its own group by id", ReadOnly, seccompData(auditArch, unix.SYS_KILL, neg(pgid), uint64(unix.SIGTERM)), eperm},
+		{"kill itself by pid", ReadOnlyNetwork, seccompData(auditArch, unix.SYS_KILL, pid, uint64(unix.SIGABRT)), eperm},
 		{"does another exist (signal 0)", ReadOnly, seccompData(auditArch, unix.SYS_KILL, 4242, 0), allow},
 		{"SIGURG to another", ReadOnly, seccompData(auditArch, unix.SYS_KILL, 4242, uint64(unix.SIGURG)), allow},
-		{"tgkill its own thread", ReadOnly, seccompData(auditArch, unix.SYS_TGKILL, pid, pid+3, uint64(unix.SIGABRT)), allow},
+		{"tgkill its own thread", ReadOnly, seccompData(auditArch, unix.SYS_TGKILL, pid, pid+3, uint64(unix.SIGABRT)), eperm},
 		{"tgkill another's thread", ReadOnly, seccompData(auditArch, unix.SYS_TGKILL, 4242, 4243, uint64(unix.SIGKILL)), eperm},
 		{"tgkill a Go preemption elsewhere", ReadOnly, seccompData(auditArch, unix.SYS_TGKILL, 4242, 4243, uint64(unix.SIGURG)), allow},
 		{"tkill another", ReadOnly, seccompData(auditArch, unix.SYS_TKILL, 4242, uint64(unix.SIGKILL)), eperm},
@@ -133,7 +134,15 @@ func TestFilter(t *testing.T) {
 		{"pidfd_send_signal 0", ReadOnly, seccompData(auditArch, unix.SYS_PIDFD_SEND_SIGNAL, 3, 0), allow},
 		{"F_SETOWN another", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETOWN, 4242), eperm},
 		{"F_SETOWN another group", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETOWN, neg(4242)), eperm},
-		{"F_SETOWN itself", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETOWN, pid), allow},
+		{"F_SETOWN itself by pid", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETOWN, pid), eperm},
+		{"F_SETOWN none", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETOWN, 0), allow},
+		{"F_SETFL O_ASYNC", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 0, unix.F_SETFL, unix.O_ASYNC|unix.O_NONBLOCK), eperm},
+		{"F_SETFL O_NONBLOCK", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 0, unix.F_SETFL, unix.O_NONBLOCK), allow},
+		{"FIOASYNC", Workspace, seccompData(auditArch, unix.SYS_IOCTL, 0, fioAsync, 0x7ffd0000), eperm},
+		{"setpgid into a new group", ReadOnly, seccompData(auditArch, unix.SYS_SETPGID, 0, 0), allow},
+		{"setpgid into another group", ReadOnly, seccompData(auditArch, unix.SYS_SETPGID, 0, 4242), eperm},
+		{"TIOCSPGRP", ReadOnly, seccompData(auditArch, unix.SYS_IOCTL, 0, unix.TIOCSPGRP, 0x7ffd0000), eperm},
+		{"FS_IOC_SETVERSION", ReadOnly, seccompData(auditArch, unix.SYS_IOCTL, 3, fsIocSetVersion, 0x7ffd0000), eperm},
 		{"F_SETOWN_EX", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETOWN_EX, 0x7ffd0000), eperm},
 		{"F_GETFL", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_GETFL), allow},
 		{"F_SETFL", ReadOnly, seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETFL, 4242), allow},
@@ -186,7 +195,7 @@ func TestFilter(t *testing.T) {
 	}
 	// Where Landlock scopes signals, the filter leaves them to it (a child
 	// may be signalled by its pid); the scheduling rules stay.
-	scoped := kernel{proc: unscoped.proc, signalScoped: true}
+	scoped := kernel{signalScoped: true}
 	for _, tt := range []struct {
 		name string
 		data []byte
@@ -196,6 +205,8 @@ func TestFilter(t *testing.T) {
 		{"F_SETOWN", seccompData(auditArch, unix.SYS_FCNTL, 3, unix.F_SETOWN, 4242), allow},
 		{"renice another", seccompData(auditArch, unix.SYS_SETPRIORITY, 0, 4242, 19), eperm},
 		{"TIOCSTI", seccompData(auditArch, unix.SYS_IOCTL, 0, unix.TIOCSTI), eperm},
+		{"TIOCSPGRP", seccompData(auditArch, unix.SYS_IOCTL, 0, unix.TIOCSPGRP, 0x7ffd0000), eperm},
+		{"setpgid into another group", seccompData(auditArch, unix.SYS_SETPGID, 0, 4242), allow},
 	} {
 		if got := runOn(scoped, ReadOnly, tt.data); got != tt.want {
 			t.Errorf("%s with signals scoped: %#x, want %#x", tt.name, got, tt.want)

@@ -35,22 +35,28 @@ func TestPromisesOnEveryKernel(t *testing.T) {
 	script := filepath.Join(dir, "probe.py")
 	os.WriteFile(script, probe, 0o644)
 
-	run := func(spec sandbox.Spec, action string, args ...string) string {
-		t.Helper()
+	start := func(spec sandbox.Spec, action string, args ...string) (string, error) {
 		spec.Program = python
 		c := sandbox.Command(bin, spec, python, append([]string{python, script, "x", action}, args...), os.Environ())
 		var out bytes.Buffer
 		c.Stdout, c.Stderr = &out, &out
-		if err := c.Run(); err != nil {
-			t.Fatalf("%s at ABI %d: %v\n%s", action, spec.LandlockABI, err, out.String())
+		err := c.Run()
+		return out.String(), err
+	}
+	run := func(spec sandbox.Spec, action string, args ...string) string {
+		t.Helper()
+		out, err := start(spec, action, args...)
+		if err != nil {
+			t.Fatalf("%s at ABI %d: %v\n%s", action, spec.LandlockABI, err, out)
 		}
-		return out.String()
+		return out
 	}
 	// victim is a process outside the command; done ends it and says
 	// whether the command's signal reached it. A fatal signal's exit code
 	// is set when kill(2) returns, so the answer does not depend on timing.
-	victim := func() (pid int, done func() (signalled bool)) {
+	victim := func(ownGroup bool) (pid int, done func() (signalled bool)) {
 		p := exec.Command("sleep", "60")
+		p.SysProcAttr = &syscall.SysProcAttr{Setpgid: ownGroup}
 		if err := p.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -66,12 +72,19 @@ func TestPromisesOnEveryKernel(t *testing.T) {
 		try   func(spec sandbox.Spec) (happened bool, out string)
 	}{
 		{"signal processes outside", func(spec sandbox.Spec) (bool, string) {
-			pid, done := victim()
+			pid, done := victim(false)
 			out := run(spec, "kill", strconv.Itoa(pid))
 			return done(), out
 		}},
+		// Joining another process group, then signalling "my group"
+		// (kill 0). Unconfined, the probe dies with its victim.
+		{"signal processes outside", func(spec sandbox.Spec) (bool, string) {
+			pid, done := victim(true)
+			out, _ := start(spec, "join-kill", strconv.Itoa(pid))
+			return done(), out
+		}},
 		{"change other processes' scheduling, priority or limits", func(spec sandbox.Spec) (bool, string) {
-			pid, done := victim()
+			pid, done := victim(false)
 			defer done()
 			before, _ := syscall.Getpriority(syscall.PRIO_PROCESS, pid)
 			out := run(spec, "renice", strconv.Itoa(pid)) + run(spec, "sched-idle", strconv.Itoa(pid))
@@ -96,6 +109,13 @@ func TestPromisesOnEveryKernel(t *testing.T) {
 			p := filepath.Join(dir, "kept")
 			os.WriteFile(p, []byte("kept"), 0o644)
 			out := run(spec, "truncate", p)
+			st, _ := os.Stat(p)
+			return st.Size() == 0, out
+		}},
+		{"truncate files", func(spec sandbox.Spec) (bool, string) {
+			p := filepath.Join(dir, "kept")
+			os.WriteFile(p, []byte("kept"), 0o644)
+			out := run(spec, "open-trunc", p)
 			st, _ := os.Stat(p)
 			return st.Size() == 0, out
 		}},

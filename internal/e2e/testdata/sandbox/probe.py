@@ -84,6 +84,8 @@ actions = {
     "sched-idle": lambda pid: os.sched_setscheduler(int(pid), os.SCHED_IDLE, os.sched_param(0)),
     "truncate": lambda p: os.truncate(p, 0),
     "memfd-exec": memfd_exec,
+    "open-trunc": lambda p: os.close(os.open(p, os.O_RDONLY | os.O_TRUNC)),
+    "join-kill": lambda pgid: (os.setpgid(0, int(pgid)), os.kill(0, 15)),
     "prlimit": lambda pid: resource.prlimit(int(pid), resource.RLIMIT_CPU, (1, 1)),
 }
 try:
