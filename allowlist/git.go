@@ -380,7 +380,7 @@ var gitEntries = []*Entry{
 // runs a pager.
 func init() {
 	for _, e := range gitEntries {
-		if _, ok := e.flagIndexNames()["--help"]; !ok {
+		if !e.declares("--help") {
 			e.Flags = append(e.Flags, Refuse(Runs, "--help", "starts a manual viewer, which runs a pager"))
 		}
 	}

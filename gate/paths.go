@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentgate/agentgate/internal/glob"
 )
@@ -209,6 +210,21 @@ type pattern struct {
 }
 
 func newPattern(text, value string) pattern {
+	key := [2]string{text, value}
+	if t, ok := patternCache.Load(key); ok {
+		return t.(pattern)
+	}
+	t := compilePattern(text, value)
+	patternCache.Store(key, t)
+	return t
+}
+
+// patternCache holds compiled patterns: a pattern is a pure function of
+// its text and value, and one request compiles the same few dozen in the
+// gate, the resolver and the hook (a third of a decision's time).
+var patternCache sync.Map
+
+func compilePattern(text, value string) pattern {
 	t := pattern{text: text, value: value, glob: glob.Meta(value)}
 	for _, c := range strings.Split(strings.Trim(value, "/"), "/") {
 		t.comps = append(t.comps, glob.Compile(c))
