@@ -42,6 +42,9 @@ const (
 	// "agentgate approve"; denied_out_of_band when they denied it there.
 	OutcomeApprovedOutOfBand = "approved_out_of_band"
 	OutcomeDeniedOutOfBand   = "denied_out_of_band"
+	// A command allowed on its own ran past command_timeout while nobody
+	// watched and was ended (a limit record).
+	OutcomeStoppedByLimit = "stopped_by_limit"
 )
 
 // Outcome is a record's outcome, read: the one list of outcomes and what
@@ -55,7 +58,7 @@ var Outcomes = []Outcome{
 	OutcomeDeniedNonInteractive, OutcomeDenied, OutcomeDeniedReadonly, OutcomeApprovedOnce, OutcomeApprovedSession,
 	OutcomeApprovedAlways, OutcomeAllowedBySession, OutcomeDeniedSession, OutcomeDeniedBySession, OutcomeTimeout,
 	OutcomeInterrupted, OutcomeBreaker, OutcomeBypassed, OutcomeAskedHost, OutcomeApprovedHost, OutcomeDeniedHost,
-	OutcomeApprovedOutOfBand, OutcomeDeniedOutOfBand,
+	OutcomeApprovedOutOfBand, OutcomeDeniedOutOfBand, OutcomeStoppedByLimit,
 }
 
 // Known reports whether o is one of [Outcomes].
@@ -100,6 +103,9 @@ func (o Outcome) Pending() bool { return o == OutcomeAskedHost }
 const (
 	EventEscalation = "escalation"
 	EventResult     = "result"
+	// EventLimit records a command allowed on its own that was ended at
+	// its time limit; the allow path writes nothing else.
+	EventLimit = "limit"
 )
 
 // Record is one line of the audit log.

@@ -81,6 +81,17 @@ func (e *Env) terminal(nonInteractive bool) (*os.File, string) {
 	return f, ""
 }
 
+// unwatched reports whether nobody is at a terminal to watch a command
+// and stop it, and why: the cases in which terminal opens none.
+func (e *Env) unwatched(nonInteractive bool) (string, bool) {
+	f, why := e.terminal(nonInteractive)
+	if f != nil {
+		f.Close()
+		return "", false
+	}
+	return why, true
+}
+
 // home returns $HOME, or "/" when it is unset: paths under it then point
 // nowhere useful rather than at the working directory.
 func (e *Env) home() string {

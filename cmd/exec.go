@@ -2,11 +2,13 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentgate/agentgate/engine"
+	"github.com/agentgate/agentgate/internal/visible"
 	"github.com/agentgate/agentgate/runner"
 	"github.com/agentgate/agentgate/sandbox"
 )
@@ -80,29 +82,49 @@ func execRun(o *ExecOptions) error {
 	}
 	r := eng.Route(j)
 	if r.Action == engine.Run && r.Outcome == "" {
-		return o.Env.runAllowed(eng, j)
+		_, unwatched := o.Env.unwatched(o.NonInteractive)
+		return o.Env.runAllowed(eng, j, unwatched)
 	}
 	return o.escalate(eng, j, r)
 }
 
-// runAllowed replaces agentgate with the command the gate allowed on its
-// own: nothing remains to do after it, so its signals and exit status are
-// its own.
-func (e *Env) runAllowed(eng *engine.Engine, j *engine.Judgement) error {
+// runAllowed runs the command the gate allowed on its own. Watched (a
+// person at a terminal, who can stop it), agentgate is replaced by it:
+// nothing remains to do after it, so its signals and exit status are its
+// own. Unwatched (a hook, CI, --non-interactive), it runs as a child with
+// command_timeout as its limit, and one that reaches it is ended and
+// recorded. A workspace command runs as a child either way, so that
+// agentgate removes its scratch directory afterwards.
+func (e *Env) runAllowed(eng *engine.Engine, j *engine.Judgement, unwatched bool) error {
 	p, err := eng.Plan(j, true)
-	if err == nil && p.Sandbox != nil && p.Sandbox.Level == sandbox.Workspace {
-		// A workspace command may fill its scratch directory: it runs as
-		// a child, so that agentgate removes the directory afterwards.
-		code, err := e.Run(p)
-		if err != nil {
-			return e.commandError(err)
+	if err != nil {
+		return e.commandError(err)
+	}
+	workspace := p.Sandbox != nil && p.Sandbox.Level == sandbox.Workspace
+	if !workspace && !unwatched {
+		return e.commandError(e.Exec(p))
+	}
+	if unwatched {
+		p.Limit = j.Config.CommandTimeout
+	}
+	started := e.Now()
+	code, err := e.Run(p)
+	var le *runner.LimitError
+	if errors.As(err, &le) {
+		printError(e.Stderr, fmt.Sprintf("%s: %v", visible.String(j.Request.Text), err),
+			fmt.Sprintf("the command ran unwatched for longer than command_timeout (%s, from %s); run it at a terminal, or bound it (head, timeout)",
+				j.Config.CommandTimeout, j.Config.CommandTimeoutSource))
+		if w, rerr := eng.RecordLimit(j, e.Now().Sub(started), code); rerr != nil {
+			warnf(e.Stderr, "the audit record of the limit was not written: %v", rerr)
+		} else if w != "" {
+			warnf(e.Stderr, "%s", w)
 		}
 		return exitStatus(code)
 	}
-	if err == nil {
-		err = e.Exec(p)
+	if err != nil {
+		return e.commandError(err)
 	}
-	return e.commandError(err)
+	return exitStatus(code)
 }
 
 // commandError maps a failure to start the command to the shell's status.

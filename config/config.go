@@ -108,13 +108,18 @@ type Config struct {
 	// Packs are the opt-in packs of read-only commands turned on by the
 	// trusted files (see allowlist.PackNames), each with the file that
 	// named it first.
-	Packs            []string
-	PackSources      []string
-	PromptTimeout    time.Duration
-	PromptChallenge  bool
-	SessionTTL       time.Duration
-	BreakerThreshold int
-	BreakerWindow    time.Duration
+	Packs           []string
+	PackSources     []string
+	PromptTimeout   time.Duration
+	PromptChallenge bool
+	// CommandTimeout is how long a command allowed on its own may run
+	// when nobody is watching (a hook, CI, --non-interactive); then it is
+	// ended. Only tightens: the shortest of every file's wins.
+	CommandTimeout       time.Duration
+	CommandTimeoutSource string
+	SessionTTL           time.Duration
+	BreakerThreshold     int
+	BreakerWindow        time.Duration
 	// AuditMaxSize rotates the audit log; AuditSyslog also forwards it.
 	AuditMaxSize int64
 	AuditSyslog  bool
@@ -392,6 +397,9 @@ func Load(o Options) (*Config, error) {
 	c.PromptTimeout, c.PromptChallenge = timeout.v, challenge.v
 	c.SessionTTL, c.BreakerThreshold, c.BreakerWindow = ttl.v, threshold.v, window.v
 	c.AuditMaxSize, c.AuditSyslog = maxSize.v, syslog.v
+	if c.CommandTimeout == 0 {
+		c.CommandTimeout, c.CommandTimeoutSource = DefaultCommandTimeout, "default"
+	}
 
 	if policy != nil {
 		c.ForbidModes, c.ForbidAllow = policy.ForbidModes, policy.ForbidAllow
@@ -456,6 +464,10 @@ func hasAllowOrSettings(f *file) bool {
 		f.PromptTimeout != nil || f.PromptChallenge != nil || f.SessionTTL != nil || f.BreakerThreshold != nil || f.BreakerWindow != nil ||
 		f.Audit.MaxSize != nil || f.Audit.Syslog != nil
 }
+
+// DefaultCommandTimeout is command_timeout's default: generous, since it
+// is a backstop for what nobody watches, not a budget.
+const DefaultCommandTimeout = 10 * time.Minute
 
 func checkCompound(s string) error {
 	if s != "ask" && s != "split" {
@@ -544,6 +556,16 @@ func (c *Config) tightenSandbox(f *file, path string, data []byte) error {
 	default:
 		return &Error{Path: path, Line: keyLine(data, []string{"sandbox"}), Col: 1,
 			Msg: fmt.Sprintf("unknown sandbox setting %q", f.Sandbox), Fix: `use "best-effort" (the default) or "require"`}
+	}
+	if f.CommandTimeout != nil {
+		d := f.CommandTimeout.Duration
+		if d <= 0 {
+			return &Error{Path: path, Line: keyLine(data, []string{"command_timeout"}), Col: 1,
+				Msg: fmt.Sprintf("command_timeout must be positive, not %s", d), Fix: `use a duration such as "10m"`}
+		}
+		if c.CommandTimeout == 0 || d < c.CommandTimeout {
+			c.CommandTimeout, c.CommandTimeoutSource = d, path
+		}
 	}
 	if f.MinRuleSandbox != "" {
 		l, err := sandbox.ParseLevel(f.MinRuleSandbox)

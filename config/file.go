@@ -25,6 +25,7 @@ type file struct {
 	Compound         string     `toml:"compound"`
 	Packs            []string   `toml:"packs"`
 	PromptTimeout    *duration  `toml:"prompt_timeout"`
+	CommandTimeout   *duration  `toml:"command_timeout"`
 	PromptChallenge  *bool      `toml:"prompt_challenge"`
 	SessionTTL       *duration  `toml:"session_ttl"`
 	BreakerThreshold *int       `toml:"breaker_threshold"`

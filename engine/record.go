@@ -93,6 +93,16 @@ func (e *Engine) Escalate(j *Judgement) *Escalation {
 	return &Escalation{e: e, J: j, Rec: e.NewRecord(j)}
 }
 
+// RecordLimit appends that j's command, allowed on its own, was ended at
+// its time limit after running for ran, with exit status code.
+func (e *Engine) RecordLimit(j *Judgement, ran time.Duration, code int) (warning string, err error) {
+	rec := e.NewRecord(j)
+	rec.Event, rec.Outcome = audit.EventLimit, audit.OutcomeStoppedByLimit
+	ms := ran.Milliseconds()
+	rec.ExitCode, rec.DurationMS = &code, &ms
+	return e.Append(j.Config, rec)
+}
+
 func (x *Escalation) append(rec audit.Record) error {
 	w, err := x.e.Append(x.J.Config, rec)
 	if w != "" {

@@ -10,10 +10,17 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
+	"time"
+
+	"golang.org/x/term"
 
 	"github.com/agentgate/agentgate/sandbox"
 )
+
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // Forwarded are the signals agentgate passes on to a command it waits for.
 var Forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
@@ -25,7 +32,20 @@ type Plan struct {
 	Argv    []string
 	Env     []string
 	Sandbox *sandbox.Spec
+	// Limit, when set, is how long Run lets the command run: then its
+	// process group is ended (see [LimitError]).
+	Limit time.Duration
 }
+
+// LimitError is a command Run ended at its Limit.
+type LimitError struct{ After time.Duration }
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("stopped after %s, its time limit (command_timeout)", e.After)
+}
+
+// limitGrace is how long a command has between SIGTERM and SIGKILL.
+const limitGrace = 2 * time.Second
 
 // NotFoundError is a program that cannot be found or executed. Its exit
 // status follows the shell: 127 when not found, 126 when not executable.
@@ -77,33 +97,55 @@ func Exec(p Plan) error {
 // Run starts the command, forwards SIGINT, SIGTERM, SIGHUP and SIGQUIT to
 // it, waits, and returns its exit status (128+N when killed by signal N).
 //
-// A confined command starts through agentgate's sandbox helper, and its
-// scratch directory is removed when it ends.
+// A confined command is forked from a thread of agentgate's confined for
+// it (see [startConfined]), and its scratch directory is removed when it
+// ends. With a Limit, the command runs in a process group of its own when
+// its standard input is not a terminal (nobody is there to stop it; a
+// terminal's job control needs the group it has), and at the limit that
+// group, or the command and what it started, gets SIGTERM and then
+// SIGKILL; Run then returns a [LimitError].
 func Run(p Plan) (int, error) {
 	c := &exec.Cmd{Path: p.Path, Args: p.Argv, Env: p.Env}
-	if p.Sandbox != nil {
-		self, err := os.Executable()
-		if err != nil {
-			return 0, &NotFoundError{Name: p.Argv[0], Err: err}
-		}
-		c = sandbox.Command(self, *p.Sandbox, p.Path, p.Argv, p.Env)
-		if p.Sandbox.TmpDir != "" {
-			defer os.RemoveAll(p.Sandbox.TmpDir)
-		}
-	}
 	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
+	ownGroup := p.Limit > 0 && !isTerminal(os.Stdin)
+	if ownGroup {
+		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, Forwarded...)
 	defer signal.Stop(sigs)
-	if err := c.Start(); err != nil {
+	start := c.Start
+	if p.Sandbox != nil {
+		if p.Sandbox.TmpDir != "" {
+			defer os.RemoveAll(p.Sandbox.TmpDir)
+		}
+		start = func() error { return startConfined(c, *p.Sandbox) }
+	}
+	if err := start(); err != nil {
 		return 0, &NotFoundError{Name: p.Argv[0], Err: err}
 	}
 	done := make(chan struct{})
+	var limit <-chan time.Time
+	if p.Limit > 0 {
+		t := time.NewTimer(p.Limit)
+		defer t.Stop()
+		limit = t.C
+	}
+	stopped := make(chan struct{})
 	go func() {
 		for {
 			select {
 			case s := <-sigs:
 				_ = c.Process.Signal(s)
+			case <-limit:
+				close(stopped)
+				end(c.Process.Pid, ownGroup, syscall.SIGTERM)
+				select {
+				case <-done:
+				case <-time.After(limitGrace):
+					end(c.Process.Pid, ownGroup, syscall.SIGKILL)
+				}
+				return
 			case <-done:
 				return
 			}
@@ -114,7 +156,79 @@ func Run(p Plan) (int, error) {
 	if c.ProcessState == nil {
 		return 0, err
 	}
+	select {
+	case <-stopped:
+		return Status(c.ProcessState), &LimitError{After: p.Limit}
+	default:
+	}
 	return Status(c.ProcessState), nil
+}
+
+// end signals the command at its limit: its whole group when it has one
+// of its own, else the command and every process it started.
+func end(pid int, ownGroup bool, sig syscall.Signal) {
+	if ownGroup {
+		_ = syscall.Kill(-pid, sig)
+		return
+	}
+	for _, p := range descendants(pid) {
+		_ = syscall.Kill(p, sig)
+	}
+	_ = syscall.Kill(pid, sig)
+}
+
+// descendants are the processes pid started, and theirs, from /proc.
+func descendants(pid int) []int {
+	children := map[int][]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 {
+			continue
+		}
+		if ppid, err := strconv.Atoi(f[1]); err == nil {
+			children[ppid] = append(children[ppid], child)
+		}
+	}
+	var out []int
+	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
+		for _, c := range children[queue[0]] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
+}
+
+// startConfined starts c from a thread confined for it: sandbox.Apply
+// confines the calling thread only (no_new_privs, Landlock, the seccomp
+// filter, capabilities are per thread), and a child forked from it
+// inherits all of it, so no helper process needs to start. The goroutine
+// stays locked to the thread and ends, and Go ends a thread whose
+// goroutine ends locked, so nothing else ever runs on it.
+func startConfined(c *exec.Cmd, spec sandbox.Spec) error {
+	errc := make(chan error, 1)
+	go func() {
+		if err := sandbox.Apply(spec); err != nil {
+			errc <- err
+			return
+		}
+		errc <- c.Start()
+	}()
+	return <-errc
 }
 
 // Status maps a finished process to a shell exit status.

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -434,5 +435,30 @@ func TestConfinedCannotChangeMetadataOrReachOutside(t *testing.T) {
 	h.probe("open", "prlimit", strconv.Itoa(victimProc.Process.Pid))
 	if limits() == before {
 		t.Error("unconfined did not change the limits, so the test proves nothing")
+	}
+}
+
+// At a terminal a person watches the command, and agentgate is replaced
+// by it (no time limit); unwatched it runs as a child, confined from a
+// thread of its own. Both paths confine: the same probe cannot write.
+func TestConfinedWatchedAndUnwatched(t *testing.T) {
+	h := confineHome(t)
+	for _, watched := range []bool{true, false} {
+		target := filepath.Join(h.dir, fmt.Sprintf("written-%v", watched))
+		args := []string{"exec", "--", "/usr/bin/python3 probe.py confined write " + target}
+		var out string
+		if watched {
+			r := h.start(h.env(), args...)
+			r.wait()
+			out = r.screen()
+		} else {
+			out, _ = h.run(h.env("AGENTGATE_TTY=none"), args...)
+		}
+		if !strings.Contains(out, "DENIED write") {
+			t.Errorf("watched=%v: the probe did not report a denied write:\n%s", watched, out)
+		}
+		if _, err := os.Stat(target); err == nil {
+			t.Errorf("watched=%v: a confined command wrote outside", watched)
+		}
 	}
 }
