@@ -7,6 +7,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentgate/agentgate/internal/shparse"
 )
 
 // Arg is one word of a command as the program will receive it.
@@ -84,16 +86,8 @@ func ShellWords(text string) (args []Arg, why Reason, ok bool) {
 	return shellWords(text, f, err)
 }
 
-// parse parses text as bash. The parser is made per call: it is not safe
-// for concurrent use, and the gate keeps no state between calls.
-func parse(text string) (f *syntax.File, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			f, err = nil, fmt.Errorf("parser failed: %v", r)
-		}
-	}()
-	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
-}
+// parse parses text as bash, with the one parser (shparse).
+func parse(text string) (*syntax.File, error) { return shparse.Parse(text) }
 
 func shellWords(text string, f *syntax.File, err error) (args []Arg, why Reason, ok bool) {
 	defer func() {

@@ -16,6 +16,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentgate/agentgate/internal/shparse"
 )
 
 // MaxDepth bounds how deep the description goes; deeper nesting is
@@ -102,7 +104,7 @@ func Parse(text string) (s Script) {
 			s = Script{Error: fmt.Sprintf("internal error while inspecting: %v", r)}
 		}
 	}()
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+	f, err := shparse.Parse(text)
 	if err != nil {
 		return Script{Error: err.Error()}
 	}

@@ -12,6 +12,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/shparse"
 )
 
 // XargsInputs finds what the xargs commands in text read: xargs runs a
@@ -24,7 +25,7 @@ import (
 // fed by anything else (a file, echo, another program, agentgate's own
 // standard input), which cannot be judged.
 func XargsInputs(text string) (roots []string, blind, found bool) {
-	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
+	f, err := shparse.Parse(text)
 	if err != nil {
 		return nil, strings.Contains(text, "xargs"), strings.Contains(text, "xargs")
 	}
