@@ -32,5 +32,6 @@ func (e *Env) judge(args []string, flags *ConfigFlags, sess string) (*engine.Eng
 		cwd = abs
 	}
 	eng := e.engine(flags.AuditLog)
-	return eng, eng.Judge(req, cfg, cwd, e.home(), session.ID(sess)), nil
+	return eng, eng.Judge(engine.Proposal{Text: req.Text, Argv: req.Argv, Cwd: cwd, Home: e.home(), Session: session.ID(sess),
+		Harness: "exec", Hardened: true}, cfg), nil
 }

@@ -1,6 +1,9 @@
 package engine_test
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +48,7 @@ func TestConfinement(t *testing.T) {
 		{"ls && gh pr list", "", sandbox.ReadOnlyNetwork},
 	} {
 		cfg := &config.Config{Rules: rules, Compound: "split", MinRuleSandbox: tt.floor}
-		j := testEngine(sandbox.Support{OS: "linux", LandlockABI: 7, Seccomp: true}).Judge(gate.Request{Text: tt.cmd}, cfg, "/home/u/proj", "/home/u", "s")
+		j := testEngine(sandbox.Support{OS: "linux", LandlockABI: 7, Seccomp: true}).Judge(engine.Proposal{Text: tt.cmd, Cwd: "/home/u/proj", Home: "/home/u", Session: "s", Hardened: true}, cfg)
 		if j.Decision.Verdict() != gate.Allow {
 			t.Errorf("%q: %s, want allow", tt.cmd, j.Decision.Verdict())
 			continue
@@ -62,7 +65,7 @@ func TestSandboxRequire(t *testing.T) {
 	weak := sandbox.Support{OS: "linux", LandlockABI: 7}
 	for _, require := range []bool{false, true} {
 		cfg := &config.Config{Rules: allowlist.Defaults(), SandboxRequire: require, SandboxSource: "policy.toml"}
-		j := testEngine(weak).Judge(gate.Request{Text: "ls"}, cfg, "/home/u/proj", "/home/u", "s")
+		j := testEngine(weak).Judge(engine.Proposal{Text: "ls", Cwd: "/home/u/proj", Home: "/home/u", Session: "s", Hardened: true}, cfg)
 		if require && (j.Decision.Verdict() != gate.Ask || j.Decision.Primary().Check != gate.CheckSandbox ||
 			!strings.Contains(j.Decision.Primary().Message, "it could still execute memory files")) {
 			t.Errorf("require on a weak kernel: %s %v", j.Decision.Verdict(), j.Decision.Reasons())
@@ -73,11 +76,11 @@ func TestSandboxRequire(t *testing.T) {
 	}
 	// seccomp keeps the signal and truncation promises of older Landlocks
 	cfg := &config.Config{Rules: allowlist.Defaults(), SandboxRequire: true}
-	if j := testEngine(sandbox.Support{OS: "linux", LandlockABI: 3, Seccomp: true}).Judge(gate.Request{Text: "ls"}, cfg, "/p", "/h", "s"); j.Decision.Verdict() != gate.Allow {
+	if j := testEngine(sandbox.Support{OS: "linux", LandlockABI: 3, Seccomp: true}).Judge(engine.Proposal{Text: "ls", Cwd: "/p", Home: "/h", Session: "s", Hardened: true}, cfg); j.Decision.Verdict() != gate.Allow {
 		t.Errorf("require on Landlock ABI 3 with seccomp: %v", j.Decision.Reasons())
 	}
 	full := sandbox.Support{OS: "linux", LandlockABI: 7, Seccomp: true}
-	if j := testEngine(full).Judge(gate.Request{Text: "ls"}, cfg, "/p", "/h", "s"); j.Decision.Verdict() != gate.Allow {
+	if j := testEngine(full).Judge(engine.Proposal{Text: "ls", Cwd: "/p", Home: "/h", Session: "s", Hardened: true}, cfg); j.Decision.Verdict() != gate.Allow {
 		t.Errorf("require on a full kernel: %v", j.Decision.Reasons())
 	}
 }
@@ -97,16 +100,38 @@ func TestUnkeptLevelAsks(t *testing.T) {
 		{"gh pr list", gate.Ask},
 	} {
 		cfg := &config.Config{Rules: rules, Compound: "split"}
-		j := testEngine(noSeccomp).Judge(gate.Request{Text: tt.cmd}, cfg, "/home/u/proj", "/home/u", "s")
+		j := testEngine(noSeccomp).Judge(engine.Proposal{Text: tt.cmd, Cwd: "/home/u/proj", Home: "/home/u", Session: "s", Hardened: true}, cfg)
 		if j.Decision.Verdict() != tt.want {
 			t.Errorf("%q without seccomp: %s %v, want %s", tt.cmd, j.Decision.Verdict(), j.Decision.Reasons(), tt.want)
 		}
 		if tt.want == gate.Ask && !strings.Contains(j.Decision.Primary().Message, "cannot be kept on this kernel") {
 			t.Errorf("%q: the reason does not say why: %v", tt.cmd, j.Decision.Reasons())
 		}
-		j = testEngine(sandbox.Support{OS: "linux", LandlockABI: 7, Seccomp: true}).Judge(gate.Request{Text: tt.cmd}, cfg, "/home/u/proj", "/home/u", "s")
+		j = testEngine(sandbox.Support{OS: "linux", LandlockABI: 7, Seccomp: true}).Judge(engine.Proposal{Text: tt.cmd, Cwd: "/home/u/proj", Home: "/home/u", Session: "s", Hardened: true}, cfg)
 		if j.Decision.Verdict() != gate.Allow {
 			t.Errorf("%q on a full kernel: %s %v", tt.cmd, j.Decision.Verdict(), j.Decision.Reasons())
+		}
+	}
+}
+
+// A proposal that is not Hardened (a host runs the command itself, or a
+// file tool) is judged strictly: the git keys gitsafe would neutralise
+// when agentgate runs the command ask. The zero value is that strict one.
+func TestProposalStrictUnlessHardened(t *testing.T) {
+	repo := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Skipf("git: %v %s", err, out)
+	}
+	cfgPath := filepath.Join(repo, ".git", "config")
+	old, _ := os.ReadFile(cfgPath)
+	os.WriteFile(cfgPath, append(old, []byte("[core]\n\tpager = less -R\n")...), 0o644)
+	cfg := &config.Config{Rules: allowlist.Defaults(), Compound: "split"}
+	e := testEngine(sandbox.Support{OS: "linux", LandlockABI: 7, Seccomp: true})
+	e.Vet = nil // the real checks of the world
+	for _, hardened := range []bool{true, false} {
+		j := e.Judge(engine.Proposal{Text: "git log", Cwd: repo, Home: t.TempDir(), Session: "s", Hardened: hardened}, cfg)
+		if got, want := j.Decision.Verdict(), map[bool]gate.Verdict{true: gate.Allow, false: gate.Ask}[hardened]; got != want {
+			t.Errorf("hardened=%v: %s %v, want %s", hardened, got, j.Decision.Reasons(), want)
 		}
 	}
 }

@@ -30,11 +30,35 @@ type Engine struct {
 	Vet func(j *Judgement) gate.Decision
 	// Probe says what this kernel can confine; nil means [sandbox.Probe].
 	Probe func() sandbox.Support
-	// Unhardened is set when an allowed command will not run through
-	// [Engine.Plan] (a hook host that cannot rewrite it runs it itself):
-	// without gitsafe's overrides and confinement, the keys they
-	// neutralise must ask too.
-	Unhardened bool
+}
+
+// A Proposal is one command put to the engine, with everything its
+// judgement depends on besides the configuration and the process's
+// environment: one value that every door (exec, check, each hook and its
+// file tools) fills, rather than positional strings and copies of the
+// engine with a field changed.
+type Proposal struct {
+	// Text is the command as the proposer wrote it; Argv, when set, is
+	// the argv it runs as directly (Text is then its quoted join).
+	Text string
+	Argv []string
+	// Cwd is the directory the command runs in. CwdProblem, when not
+	// empty, says why it is not known: whatever the gate allows asks.
+	Cwd, CwdProblem string
+	// Home is the user's home directory.
+	Home string
+	// Session is the session the command belongs to.
+	Session string
+	// Harness names the caller: "exec", or a hook's host ("" is exec).
+	Harness string
+	// ToolUseID is the host's id of the tool call, for a hook.
+	ToolUseID string
+	// Hardened is true when an allowed command runs through
+	// [Engine.Plan], with gitsafe's overrides and confinement. A host
+	// that runs the command itself (it cannot be rewritten), or a file
+	// tool, is not: then the git keys those neutralise must ask too. The
+	// zero value is the strict one.
+	Hardened bool
 }
 
 // Judgement is one command judged: the request, the decision, and the
@@ -51,11 +75,15 @@ type Judgement struct {
 	Harness string
 	// ToolUseID is the host's id of the tool call, for a hook.
 	ToolUseID string
+	// Hardened is the proposal's: an allowed command runs through Plan.
+	Hardened bool
 }
 
-// Judge decides req in cwd under cfg: the pure decision, then the checks
-// that look at the world. It fills the request's rules and paths from cfg.
-func (e *Engine) Judge(req gate.Request, cfg *config.Config, cwd, home, sess string) *Judgement {
+// Judge decides p under cfg: the pure decision, then the checks that look
+// at the world.
+func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
+	cwd, home := p.Cwd, p.Home
+	req := gate.Request{Text: p.Text, Argv: p.Argv}
 	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(home, cwd), cfg.Compound == "split"
 	req.Paths.Vars = environMap(e.Environ())
 	req.Lift = cfg.LiftCatastrophic
@@ -72,8 +100,20 @@ func (e *Engine) Judge(req gate.Request, cfg *config.Config, cwd, home, sess str
 	// judges the repository where each git command runs, so the gate
 	// need not ask for it.
 	req.VetDir = vouchLater
-	j := &Judgement{Request: req, Config: cfg, Cwd: cwd, Session: sess, Harness: "exec"}
+	harness := p.Harness
+	if harness == "" {
+		harness = "exec"
+	}
+	j := &Judgement{Request: req, Config: cfg, Cwd: cwd, Session: p.Session, Harness: harness, ToolUseID: p.ToolUseID,
+		Hardened: p.Hardened}
 	j.Decision = gate.Decide(req)
+	if j.Decision.Verdict() == gate.Allow && p.CwdProblem != "" {
+		// Where the command runs is not known, so neither is what its
+		// words name: an allowed command asks, for that reason.
+		j.Decision = gate.Escalate(j.Decision, gate.Reason{Check: gate.CheckInternal, Match: "cwd",
+			Message: "the directory the command runs in is not known: " + p.CwdProblem})
+		return j
+	}
 	if j.Decision.Verdict() == gate.Allow {
 		vet := e.Vet
 		if vet == nil {

@@ -37,7 +37,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 			continue
 		}
 		vetGit := gitsafe.VetHardened // Plan runs git with gitsafe.Environ
-		if e.Unhardened {
+		if !j.Hardened {
 			vetGit = gitsafe.Vet
 		}
 		f, err := vetGit(argv, dirs[i], e.commandEnviron(d))

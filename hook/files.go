@@ -229,16 +229,15 @@ func (g *Gate) file(h *Host, ev Event) Answer {
 	if ev.Cwd == "" {
 		return Answer{Decision: Deny, Reason: "agentgate denied " + u.Tool + ": the directory it works in is not known: " + ev.CwdProblem}
 	}
-	eng := *g.Engine
-	// The host reads or writes itself: nothing is rewritten or confined.
-	eng.Unhardened = true
+	// The host reads or writes itself: nothing is rewritten or confined
+	// (the proposal is not Hardened).
+	eng := g.Engine
 	var j *engine.Judgement
 	if u.Access == FileWrite {
-		j = g.judgeWrite(&eng, ev)
+		j = g.judgeWrite(h, ev)
 	} else {
-		j = eng.Judge(gate.Request{Text: u.fileText()}, g.Config, ev.Cwd, g.Home, g.session(ev))
+		j = eng.Judge(g.proposal(h, ev, u.fileText()), g.Config)
 	}
-	j.Harness, j.ToolUseID = h.Name, ev.ToolUseID
 	r := eng.Route(j)
 	switch {
 	case r.Action == engine.Run && r.Outcome == "":
@@ -270,10 +269,10 @@ func (g *Gate) file(h *Host, ev Event) Answer {
 
 // judgeWrite judges a write: self-protected paths, their links followed,
 // ask (sticky); other writes are the agent's own work.
-func (g *Gate) judgeWrite(eng *engine.Engine, ev Event) *engine.Judgement {
+func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 	u := ev.File
 	text := u.Tool + " " + strings.Join(quoteAll(u.Paths), " ")
-	j := eng.Judge(gate.Request{Text: "true"}, g.Config, ev.Cwd, g.Home, g.session(ev))
+	j := g.Engine.Judge(g.proposal(h, ev, "true"), g.Config)
 	j.Request.Text = text
 	paths := g.Config.Paths(g.Home, ev.Cwd)
 	for _, p := range u.Paths {

@@ -57,6 +57,20 @@ func (g *Gate) session(ev Event) string {
 	return g.Session
 }
 
+// proposal is what a host's event puts to the engine: text, run where the
+// event says (nothing on disk can be judged when the event names no
+// directory, so an allowed command then asks), in the host's session.
+func (g *Gate) proposal(h *Host, ev Event, text string) engine.Proposal {
+	p := engine.Proposal{Text: text, Cwd: ev.Cwd, Home: g.Home, Session: g.session(ev), Harness: h.Name, ToolUseID: ev.ToolUseID}
+	if p.Cwd == "" {
+		p.Cwd, p.CwdProblem = "/", ev.CwdProblem
+		if p.CwdProblem == "" {
+			p.CwdProblem = "the event names none"
+		}
+	}
+	return p
+}
+
 // pre decides a command about to run.
 func (g *Gate) pre(h *Host, ev Event) Answer {
 	if strings.TrimSpace(ev.Command) == "" {
@@ -65,30 +79,12 @@ func (g *Gate) pre(h *Host, ev Event) Answer {
 	if strings.ContainsRune(ev.Command, 0) {
 		return Answer{Decision: Deny, Reason: "the command holds a NUL byte"}
 	}
-	cwd := ev.Cwd
-	if cwd == "" {
-		cwd = "/"
-	}
 	eng := g.Engine
-	if ev.Cwd == "" {
-		// Nothing on disk can be judged where the command runs: an
-		// allowed command asks, for that reason.
-		blind := *eng
-		blind.Vet = func(j *engine.Judgement) gate.Decision {
-			return gate.Escalate(j.Decision, gate.Reason{Check: gate.CheckInternal, Match: "cwd",
-				Message: "the directory the command runs in is not known: " + ev.CwdProblem})
-		}
-		eng = &blind
-	}
-	if !g.rewrites(h, ev) {
-		// The host runs the command itself: no gitsafe overrides, no
-		// confinement.
-		strict := *eng
-		strict.Unhardened = true
-		eng = &strict
-	}
-	j := eng.Judge(gate.Request{Text: ev.Command}, g.Config, cwd, g.Home, g.session(ev))
-	j.Harness, j.ToolUseID = h.Name, ev.ToolUseID
+	p := g.proposal(h, ev, ev.Command)
+	// The host runs the command itself unless it can be rewritten: then
+	// no gitsafe overrides, no confinement.
+	p.Hardened = g.rewrites(h, ev)
+	j := eng.Judge(p, g.Config)
 	if found := HostEnv(h, g.where(h, ev)); len(found) > 0 {
 		// Whatever the judgement, the host would run the command (and
 		// this hook) with the planted variable: refuse, and say which.
