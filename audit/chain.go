@@ -143,10 +143,15 @@ func (l Log) rotate(f *os.File) (*os.File, error) {
 	f.Close()
 	ext := filepath.Ext(l.Path)
 	base := strings.TrimSuffix(l.Path, ext)
+	// One time for every try: a name taken in this millisecond gets a
+	// counter, and the counter must follow the name it follows, which a
+	// time read again in the next millisecond would not (Files orders
+	// the rotated files by time, then counter).
+	stamp := now().UTC().Format("20060102T150405.000Z")
 	for i := 0; ; i++ {
-		name := fmt.Sprintf("%s-%s%s", base, now().UTC().Format("20060102T150405.000Z"), ext)
+		name := fmt.Sprintf("%s-%s%s", base, stamp, ext)
 		if i > 0 {
-			name = fmt.Sprintf("%s-%s-%d%s", base, now().UTC().Format("20060102T150405.000Z"), i, ext)
+			name = fmt.Sprintf("%s-%s-%d%s", base, stamp, i, ext)
 		}
 		if _, err := os.Stat(name); err == nil {
 			continue

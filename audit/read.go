@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agentgate/agentgate/internal/fsutil"
@@ -24,7 +25,26 @@ func Files(path string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(rotated)
+	// By time, then by the counter a rotation in the same millisecond
+	// adds ("-TIME-2" after "-TIME-1" after "-TIME"): by name, "-1" would
+	// come before the file it follows.
+	key := func(name string) (string, int) {
+		stamp := strings.TrimSuffix(strings.TrimPrefix(name, base+"-"), ext)
+		if i := strings.LastIndexByte(stamp, '-'); i > 0 {
+			if n, err := strconv.Atoi(stamp[i+1:]); err == nil {
+				return stamp[:i], n
+			}
+		}
+		return stamp, 0
+	}
+	sort.SliceStable(rotated, func(i, j int) bool {
+		si, ni := key(rotated[i])
+		sj, nj := key(rotated[j])
+		if si != sj {
+			return si < sj
+		}
+		return ni < nj
+	})
 	if _, err := os.Stat(path); err == nil {
 		rotated = append(rotated, path)
 	}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -154,11 +155,12 @@ with a marker (~>); --full or --json show everything.`,
 				e audit.Entry
 				l audit.Line
 			}
-			err := env.scanEntries(path(), func(e audit.Entry, l audit.Line) {
+			live := false // past the records written before the command started
+			each := func(e audit.Entry, l audit.Line) {
 				if !f.match(e) {
 					return
 				}
-				if n <= 0 {
+				if n <= 0 || live {
 					show(e, l)
 					return
 				}
@@ -170,21 +172,35 @@ with a marker (~>); --full or --json show everything.`,
 				if len(ring) > n {
 					ring = ring[1:]
 				}
-			})
-			if err != nil {
-				return err
 			}
-			for _, r := range ring {
-				show(r.e, r.l)
+			flush := func() error {
+				for _, r := range ring {
+					show(r.e, r.l)
+				}
+				ring, live = nil, true
+				return nil
 			}
 			if follow {
-				return env.follow(path(), func(e audit.Entry, l audit.Line) {
-					if f.match(e) {
-						show(e, l)
+				// One reader from the first record to the last appended, so
+				// that nothing written between the two is lost, nor the end
+				// of a file that is rotated.
+				err := audit.Follow(context.Background(), path(), audit.FollowOptions{CaughtUp: flush}, func(l audit.Line) error {
+					if ent, err := audit.Parse(l); err == nil {
+						each(ent, l)
+					} else if !live {
+						warnf(env.Stderr, "%v; skipped", err)
 					}
+					return nil
 				})
+				if err != nil {
+					return &internalError{fmt.Errorf("follow audit log: %w", err)}
+				}
+				return nil
 			}
-			return nil
+			if err := env.scanEntries(path(), each); err != nil {
+				return err
+			}
+			return flush()
 		},
 	}
 	fl := c.Flags()
@@ -252,51 +268,6 @@ func sessionColumn(s string) string {
 		return runewidth.Truncate(s, 13, "") + "~"
 	}
 	return s
-}
-
-// follow prints records appended to the log until interrupted, following
-// it across rotation.
-func (e *Env) follow(path string, fn func(audit.Entry, audit.Line)) error {
-	var offset int64
-	if st, err := os.Stat(path); err == nil {
-		offset = st.Size()
-	}
-	var ino uint64
-	if st, err := os.Stat(path); err == nil {
-		ino = inode(st)
-	}
-	for {
-		time.Sleep(250 * time.Millisecond)
-		st, err := os.Stat(path)
-		if err != nil {
-			continue
-		}
-		if inode(st) != ino || st.Size() < offset {
-			ino, offset = inode(st), 0 // rotated: start the new file
-		}
-		if st.Size() == offset {
-			continue
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			continue
-		}
-		buf := make([]byte, st.Size()-offset)
-		n, _ := f.ReadAt(buf, offset)
-		f.Close()
-		buf = buf[:n]
-		end := strings.LastIndexByte(string(buf), '\n')
-		if end < 0 {
-			continue // a line still being written
-		}
-		for _, raw := range strings.Split(string(buf[:end]), "\n") {
-			l := audit.Line{File: path, Raw: []byte(raw)}
-			if ent, err := audit.Parse(l); err == nil {
-				fn(ent, l)
-			}
-		}
-		offset += int64(end + 1)
-	}
 }
 
 func newCmdAuditVerify(env *Env, path func() string) *cobra.Command {
