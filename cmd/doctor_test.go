@@ -50,3 +50,34 @@ func TestDoctorSandbox(t *testing.T) {
 		}
 	}
 }
+
+// install refuses to record a binary that will not stay where it is.
+func TestUnstablePath(t *testing.T) {
+	home := t.TempDir()
+	checkout := filepath.Join(home, "src", "agentgate")
+	os.MkdirAll(filepath.Join(checkout, "cmd"), 0o755)
+	os.WriteFile(filepath.Join(checkout, "go.mod"), []byte("module github.com/agentgate/agentgate\n\ngo 1.26\n"), 0o644)
+	other := filepath.Join(home, "src", "tool")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/tool\n"), 0o644)
+	temps := []string{"/tmp", "/scratch/me"}
+	for _, tt := range []struct {
+		path, want string
+	}{
+		{"/tmp/go-build123/b001/exe/agentgate", "temporary directory"},
+		{"/scratch/me/agentgate", "temporary directory"},
+		{filepath.Join(home, ".cache", "go-build", "ab", "agentgate"), "build cache"},
+		{filepath.Join(checkout, "agentgate"), "source checkout"},
+		{filepath.Join(checkout, "cmd", "agentgate"), "source checkout"},
+		{filepath.Join(other, "agentgate"), ""},
+		{"/usr/local/bin/agentgate", ""},
+	} {
+		if strings.HasPrefix(tt.path, home) {
+			temps = []string{"/scratch/me"} // this test's own home is in /tmp
+		}
+		got := unstablePath(tt.path, home, temps)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
