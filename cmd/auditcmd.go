@@ -2,11 +2,10 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/mattn/go-runewidth"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/config"
-	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/internal/visible"
 	"github.com/agentgate/agentgate/prompt"
@@ -63,62 +61,21 @@ func (e *Env) scanEntries(path string, fn func(audit.Entry, audit.Line)) error {
 	return nil
 }
 
-// filter is the record selection of "audit log".
-type filter struct {
-	since   string
-	session string
-	outcome string
-	grep    string
-	sinceT  time.Time
-}
-
-func (f *filter) parse(now time.Time) error {
-	if f.outcome != "" && !audit.Outcome(f.outcome).Known() {
-		var names []string
-		for _, o := range audit.Outcomes {
-			names = append(names, string(o))
+// parseQuery checks q, as a usage error when it cannot be read.
+func parseQuery(q *audit.Query, now time.Time) error {
+	if err := q.Parse(now); err != nil {
+		var qe *audit.QueryError
+		if errors.As(err, &qe) {
+			return usagef(qe.Hint, "%s", qe.Msg)
 		}
-		return usagef("use one of "+strings.Join(names, ", "), "--outcome %q is not an outcome", f.outcome)
+		return err
 	}
-	if f.since == "" {
-		return nil
-	}
-	s := f.since
-	if d, ok := strings.CutSuffix(s, "d"); ok {
-		s = d + "h"
-		if v, err := time.ParseDuration(s); err == nil {
-			f.sinceT = now.Add(-24 * v)
-			return nil
-		}
-	}
-	if d, err := time.ParseDuration(f.since); err == nil {
-		f.sinceT = now.Add(-d)
-		return nil
-	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, f.since, time.Local); err == nil {
-			f.sinceT = t
-			return nil
-		}
-	}
-	return usagef(`write a duration ("2h", "7d") or a date ("2026-11-01")`, "--since %q is neither a duration nor a date", f.since)
-}
-
-func (f *filter) match(e audit.Entry) bool {
-	if !f.sinceT.IsZero() {
-		t, err := time.Parse(audit.TimeFormat, e.Time)
-		if err != nil || t.Before(f.sinceT) {
-			return false
-		}
-	}
-	return (f.session == "" || e.Session == f.session) &&
-		(f.outcome == "" || e.Outcome == f.outcome) &&
-		(f.grep == "" || strings.Contains(e.Command, f.grep))
+	return nil
 }
 
 func newCmdAuditLog(env *Env, path func() string) *cobra.Command {
 	var (
-		f      filter
+		f      audit.Query
 		n      int
 		asJSON bool
 		follow bool
@@ -137,7 +94,7 @@ with a marker (~>); --full or --json show everything.`,
   agentgate audit log --follow`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := f.parse(env.Now()); err != nil {
+			if err := parseQuery(&f, env.Now()); err != nil {
 				return err
 			}
 			width := 0
@@ -157,7 +114,7 @@ with a marker (~>); --full or --json show everything.`,
 			}
 			live := false // past the records written before the command started
 			each := func(e audit.Entry, l audit.Line) {
-				if !f.match(e) {
+				if !f.Match(e) {
 					return
 				}
 				if n <= 0 || live {
@@ -204,10 +161,10 @@ with a marker (~>); --full or --json show everything.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.since, "since", "", `only records since a duration ago ("2h", "7d") or a date ("2026-11-01")`)
-	fl.StringVar(&f.session, "session", "", "only this session")
-	fl.StringVar(&f.outcome, "outcome", "", "only this outcome (denied, approved_once, timeout ...)")
-	fl.StringVar(&f.grep, "grep", "", "only commands containing this text")
+	fl.StringVar(&f.Since, "since", "", `only records since a duration ago ("2h", "7d") or a date ("2026-11-01")`)
+	fl.StringVar(&f.Session, "session", "", "only this session")
+	fl.StringVar(&f.Outcome, "outcome", "", "only this outcome (denied, approved_once, timeout ...)")
+	fl.StringVar(&f.Grep, "grep", "", "only commands containing this text")
 	fl.IntVarP(&n, "lines", "n", 0, "only the last N records")
 	fl.BoolVar(&asJSON, "json", false, "print the raw JSON records")
 	fl.BoolVar(&follow, "follow", false, "keep printing records as they are appended")
@@ -326,78 +283,10 @@ differs or is gone.`,
 	return c
 }
 
-// prefixOf is the program and, for programs with subcommands, the
-// subcommand (and the action of a group such as "git stash list"): cheap
-// enough to run on a million records. It groups commands for stats.
-func prefixOf(command string) string {
-	words := strings.Fields(command)
-	if len(words) == 0 {
-		return ""
-	}
-	if p := suggestPrefixOf(command); p != "" {
-		return p
-	}
-	return strings.Trim(words[0], `'"`)
-}
-
-// suggestPrefixOf is the narrowest prefix suggest may propose for a
-// command, or "" when none is safe (gate.SuggestPrefix).
-func suggestPrefixOf(command string) string {
-	words := strings.Fields(command)
-	words = words[:min(3, len(words))]
-	for i, w := range words {
-		words[i] = strings.Trim(w, `'"`)
-	}
-	return gate.SuggestPrefix(words)
-}
-
-// counter counts keys with bounded memory: past max keys, the rarest are
-// dropped (they cannot be among the most frequent).
-type counter struct {
-	max int
-	m   map[string]int
-}
-
-func newCounter(max int) *counter { return &counter{max: max, m: map[string]int{}} }
-
-func (c *counter) add(k string) {
-	c.m[k]++
-	if len(c.m) > c.max {
-		floor := 1
-		for len(c.m) > c.max/2 {
-			for k, v := range c.m {
-				if v <= floor {
-					delete(c.m, k)
-				}
-			}
-			floor++
-		}
-	}
-}
-
-type kv struct {
-	Key   string `json:"key"`
-	Count int    `json:"count"`
-}
-
-func (c *counter) top(n int) []kv {
-	out := make([]kv, 0, len(c.m))
-	for k, v := range c.m {
-		out = append(out, kv{k, v})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Count != out[j].Count {
-			return out[i].Count > out[j].Count
-		}
-		return out[i].Key < out[j].Key
-	})
-	return out[:min(n, len(out))]
-}
-
 func newCmdAuditStats(env *Env, path func() string) *cobra.Command {
 	var asJSON bool
 	var top int
-	var f filter
+	var f audit.Query
 	c := &cobra.Command{
 		Use:   "stats",
 		Short: "Counts by outcome, most escalated commands and prefixes, approval rates, busiest sessions",
@@ -406,82 +295,33 @@ func newCmdAuditStats(env *Env, path func() string) *cobra.Command {
   agentgate audit stats --json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := f.parse(env.Now()); err != nil {
+			if err := parseQuery(&f, env.Now()); err != nil {
 				return err
 			}
-			outcomes := newCounter(1 << 20)
-			commands, prefixes, sessions := newCounter(50000), newCounter(20000), newCounter(20000)
-			approvedBy := map[string]int{}
-			total := 0
-			// A hook's asked_host escalation ends in a result record
-			// under the same id: approved_host or denied_host.
-			asked := map[string]string{}
-			err := env.scanEntries(path(), func(e audit.Entry, _ audit.Line) {
-				if e.Event == audit.EventResult {
-					if p, ok := asked[e.ID]; ok && audit.Outcome(e.Outcome) != audit.OutcomeAskedHost {
-						delete(asked, e.ID)
-						outcomes.add(e.Outcome)
-						if audit.Outcome(e.Outcome).Approved() {
-							approvedBy[p]++
-						}
-					}
-					return
-				}
-				if e.Event != audit.EventEscalation || !f.match(e) {
-					return
-				}
-				total++
-				commands.add(e.Command)
-				p := prefixOf(e.Command)
-				prefixes.add(p)
-				sessions.add(e.Session)
-				if audit.Outcome(e.Outcome).Pending() && len(asked) < 100000 {
-					asked[e.ID] = p
-					return
-				}
-				outcomes.add(e.Outcome)
-				if audit.Outcome(e.Outcome).Approved() {
-					approvedBy[p]++
-				}
-			})
-			for range asked {
-				outcomes.add(audit.OutcomeAskedHost) // no result came: still asked
-			}
+			r, err := audit.Stats(path(), f, top, func(err error) { warnf(env.Stderr, "%v; skipped", err) })
 			if err != nil {
-				return err
+				return &internalError{fmt.Errorf("read audit log: %w", err)}
 			}
-			type rate struct {
-				Prefix      string  `json:"prefix"`
-				Escalations int     `json:"escalations"`
-				Approved    int     `json:"approved"`
-				Rate        float64 `json:"approval_rate"`
-			}
-			var rates []rate
-			for _, p := range prefixes.top(top) {
-				rates = append(rates, rate{p.Key, p.Count, approvedBy[p.Key], float64(approvedBy[p.Key]) / float64(p.Count)})
-			}
-			outs := outcomes.top(len(outcomes.m))
 			if asJSON {
-				out, _ := audit.Marshal(map[string]any{"escalations": total, "outcomes": nonNilKV(outs),
-					"commands": nonNilKV(commands.top(top)), "prefixes": rates, "sessions": nonNilKV(sessions.top(top))})
+				out, _ := audit.Marshal(r)
 				fmt.Fprintf(env.Stdout, "%s\n", out)
 				return nil
 			}
 			w := env.Stdout
-			fmt.Fprintf(w, "escalations: %d\n\nby outcome:\n", total)
-			for _, o := range outs {
+			fmt.Fprintf(w, "escalations: %d\n\nby outcome:\n", r.Escalations)
+			for _, o := range r.Outcomes {
 				fmt.Fprintf(w, "  %7d  %s\n", o.Count, o.Key)
 			}
 			fmt.Fprintf(w, "\nmost escalated commands:\n")
-			for _, o := range commands.top(top) {
+			for _, o := range r.Commands {
 				fmt.Fprintf(w, "  %7d  %s\n", o.Count, visible.String(o.Key))
 			}
 			fmt.Fprintf(w, "\nmost escalated prefixes (approved/escalated):\n")
-			for _, r := range rates {
-				fmt.Fprintf(w, "  %7d  %-24s %d/%d approved (%.0f%%)\n", r.Escalations, visible.String(r.Prefix), r.Approved, r.Escalations, 100*r.Rate)
+			for _, p := range r.Prefixes {
+				fmt.Fprintf(w, "  %7d  %-24s %d/%d approved (%.0f%%)\n", p.Escalations, visible.String(p.Prefix), p.Approved, p.Escalations, 100*p.Rate)
 			}
 			fmt.Fprintf(w, "\nsessions with most escalations:\n")
-			for _, o := range sessions.top(top) {
+			for _, o := range r.Sessions {
 				fmt.Fprintf(w, "  %7d  %s\n", o.Count, visible.String(o.Key))
 			}
 			return nil
@@ -489,31 +329,14 @@ func newCmdAuditStats(env *Env, path func() string) *cobra.Command {
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the counts as one JSON object")
 	c.Flags().IntVar(&top, "top", 10, "how many commands, prefixes and sessions to list")
-	c.Flags().StringVar(&f.since, "since", "", `only records since a duration ago ("2h", "7d") or a date ("2026-11-01")`)
+	c.Flags().StringVar(&f.Since, "since", "", `only records since a duration ago ("2h", "7d") or a date ("2026-11-01")`)
 	return c
-}
-
-func nonNilKV(s []kv) []kv {
-	if s == nil {
-		return []kv{}
-	}
-	return s
-}
-
-// candidate is a prefix "audit suggest" may propose.
-type candidate struct {
-	prefix      string
-	sandbox     string // the level the rule must carry (gate.Suggest)
-	approved    int
-	denied      int
-	operators   bool
-	first, last string
 }
 
 func newCmdAuditSuggest(env *Env, path func() string) *cobra.Command {
 	var minApproved int
 	var apply bool
-	var f filter
+	var f audit.Query
 	c := &cobra.Command{
 		Use:   "suggest",
 		Short: "Propose allowlist prefixes from what was approved and never denied",
@@ -528,89 +351,13 @@ also adds the prefixes to learned.toml, after you confirm at the terminal
   agentgate audit suggest --apply`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := f.parse(env.Now()); err != nil {
+			if err := parseQuery(&f, env.Now()); err != nil {
 				return err
 			}
-			cands := map[string]*candidate{}
-			// asked_host escalations wait for their result record: a host
-			// dialog's approval counts as an approval.
-			asked := map[string]string{}
-			err := env.scanEntries(path(), func(e audit.Entry, _ audit.Line) {
-				if e.Event == audit.EventResult {
-					if p, ok := asked[e.ID]; ok && audit.Outcome(e.Outcome) != audit.OutcomeAskedHost {
-						delete(asked, e.ID)
-						if cd := cands[p]; cd != nil {
-							if audit.Outcome(e.Outcome).Approved() {
-								cd.approved++
-							} else {
-								cd.denied++
-							}
-						}
-					}
-					return
-				}
-				if e.Event != audit.EventEscalation || e.Decision == "deny" || !f.match(e) {
-					return
-				}
-				p := suggestPrefixOf(e.Command)
-				if p == "" {
-					return
-				}
-				cd := cands[p]
-				if cd == nil {
-					if len(cands) >= 100000 {
-						return
-					}
-					cd = &candidate{prefix: p, first: e.Time}
-					cands[p] = cd
-				}
-				cd.last = e.Time
-				switch {
-				case audit.Outcome(e.Outcome).Pending():
-					if len(asked) < 100000 {
-						asked[e.ID] = p
-					}
-					if hasOperator(e.Command) {
-						cd.operators = true
-					}
-				case audit.Outcome(e.Outcome).Approved():
-					cd.approved++
-					if hasOperator(e.Command) {
-						cd.operators = true
-					}
-				default:
-					cd.denied++
-				}
-			})
-			// No result came (Claude Code sends none when the person says
-			// No): not an approval.
-			for _, p := range asked {
-				if cd := cands[p]; cd != nil {
-					cd.denied++
-				}
-			}
+			out, err := audit.Suggest(path(), f, minApproved, func(err error) { warnf(env.Stderr, "%v; skipped", err) })
 			if err != nil {
-				return err
+				return &internalError{fmt.Errorf("read audit log: %w", err)}
 			}
-			var out []*candidate
-			for _, cd := range cands {
-				// A program that deletes, overwrites or runs code is
-				// never suggested as a plain prefix (gate.Suggest).
-				s := gate.Suggest(strings.Fields(cd.prefix))
-				if s.Prefix != cd.prefix {
-					continue
-				}
-				cd.sandbox = s.Sandbox
-				if cd.approved >= minApproved && cd.denied == 0 && !cd.operators {
-					out = append(out, cd)
-				}
-			}
-			sort.Slice(out, func(i, j int) bool {
-				if out[i].approved != out[j].approved {
-					return out[i].approved > out[j].approved
-				}
-				return out[i].prefix < out[j].prefix
-			})
 			printSuggestions(env.Stdout, out, minApproved)
 			if apply && len(out) > 0 {
 				cfg, err := env.loadConfig(&ConfigFlags{})
@@ -621,17 +368,17 @@ also adds the prefixes to learned.toml, after you confirm at the terminal
 				var lines []string
 				for _, cd := range out {
 					how := ""
-					if cd.sandbox != "" {
-						how = ", confined to the project (sandbox = " + cd.sandbox + ")"
+					if cd.Sandbox != "" {
+						how = ", confined to the project (sandbox = " + cd.Sandbox + ")"
 					}
-					lines = append(lines, fmt.Sprintf("allow without asking%s: %s  (approved %d times)", how, visible.String(cd.prefix), cd.approved))
+					lines = append(lines, fmt.Sprintf("allow without asking%s: %s  (approved %d times)", how, visible.String(cd.Prefix), cd.Approved))
 				}
 				change := prompt.Change{Title: fmt.Sprintf("Add %d prefixes to %s?", len(out), visible.String(learned)), Lines: lines, Yes: "Add them", Word: "add"}
 				if err := env.confirm(change, cfg); err != nil {
 					return err
 				}
 				for _, cd := range out {
-					if err := config.AddLearned(learned, cd.prefix, cd.sandbox, env.Now()); err != nil {
+					if err := config.AddLearned(learned, cd.Prefix, cd.Sandbox, env.Now()); err != nil {
 						return &internalError{err}
 					}
 				}
@@ -642,11 +389,11 @@ also adds the prefixes to learned.toml, after you confirm at the terminal
 	}
 	c.Flags().IntVar(&minApproved, "min", 3, "approved at least this many times")
 	c.Flags().BoolVar(&apply, "apply", false, "add the suggested prefixes to learned.toml (asks you to confirm)")
-	c.Flags().StringVar(&f.since, "since", "", `only records since a duration ago ("2h", "7d") or a date ("2026-11-01")`)
+	c.Flags().StringVar(&f.Since, "since", "", `only records since a duration ago ("2h", "7d") or a date ("2026-11-01")`)
 	return c
 }
 
-func printSuggestions(w io.Writer, out []*candidate, minApproved int) {
+func printSuggestions(w io.Writer, out []audit.Candidate, minApproved int) {
 	if len(out) == 0 {
 		fmt.Fprintf(w, "# no prefix was approved %d times or more without ever being denied\n", minApproved)
 		return
@@ -654,21 +401,21 @@ func printSuggestions(w io.Writer, out []*candidate, minApproved int) {
 	fmt.Fprintf(w, "# prefixes approved at least %d times and never denied (agentgate audit suggest)\n", minApproved)
 	plain := 0
 	for _, cd := range out {
-		if cd.sandbox == "" {
+		if cd.Sandbox == "" {
 			if plain == 0 {
 				fmt.Fprintf(w, "[allow]\nprefix = [\n")
 			}
 			plain++
-			fmt.Fprintf(w, "  %-28s # approved %d times, first %s, last %s\n", fmt.Sprintf("%q,", cd.prefix), cd.approved, day(cd.first), day(cd.last))
+			fmt.Fprintf(w, "  %-28s # approved %d times, first %s, last %s\n", fmt.Sprintf("%q,", cd.Prefix), cd.Approved, day(cd.First), day(cd.Last))
 		}
 	}
 	if plain > 0 {
 		fmt.Fprintln(w, "]")
 	}
 	for _, cd := range out {
-		if cd.sandbox != "" {
+		if cd.Sandbox != "" {
 			fmt.Fprintf(w, "\n# approved %d times, first %s, last %s; it runs code, so only confined to the project\n[[allow.rule]]\nprefix = %q\nsandbox = %q\n",
-				cd.approved, day(cd.first), day(cd.last), cd.prefix, cd.sandbox)
+				cd.Approved, day(cd.First), day(cd.Last), cd.Prefix, cd.Sandbox)
 		}
 	}
 }
@@ -678,8 +425,4 @@ func day(ts string) string {
 		return ts[:10]
 	}
 	return ts
-}
-
-func hasOperator(s string) bool {
-	return strings.ContainsAny(s, ";&|`<>\n\r") || strings.Contains(s, "$(") || strings.Contains(s, "${")
 }
