@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -114,5 +116,33 @@ func TestTerminal(t *testing.T) {
 	e.Getenv = func(string) string { return "" }
 	if _, why := e.terminal(false); why != "no terminal (no tty here)" || opened != 1 {
 		t.Errorf("open failure: %q, opened %d", why, opened)
+	}
+}
+
+// An error is reported from one value: the text on stderr and the JSON
+// object carry the same message, hint and exit status.
+func TestReportTextAndJSONAgree(t *testing.T) {
+	for _, err := range []error{
+		usagef("write it so", "bad %s", "flag"),
+		&internalError{errors.New("disk on fire")},
+		&deniedError{msg: "not confirmed", hint: "run it at a terminal"},
+		errors.New("unknown flag: --x"),
+	} {
+		var text, js bytes.Buffer
+		codeText := report(err, &text, nil)
+		codeJSON := report(err, io.Discard, &js)
+		var got struct {
+			Error cliError `json:"error"`
+		}
+		if e := json.Unmarshal(js.Bytes(), &got); e != nil {
+			t.Fatalf("%v: %v: %s", err, e, js.String())
+		}
+		want := "agentgate: error: " + got.Error.Msg + "\n"
+		if got.Error.Hint != "" {
+			want += "agentgate: hint: " + got.Error.Hint + "\n"
+		}
+		if codeText != codeJSON || text.String() != want || got.Error.Code == "" {
+			t.Errorf("%v: text %q (exit %d), JSON %s (exit %d)", err, text.String(), codeText, js.String(), codeJSON)
+		}
 	}
 }

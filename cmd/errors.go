@@ -48,6 +48,47 @@ type hinted interface{ Hint() string }
 // that cobra returns untyped are about flags or arguments: usage errors.
 func exitCode(err error, stderr io.Writer) int { return report(err, stderr, nil) }
 
+// cliError is an error as agentgate reports it: a code for programs, a
+// message and a next step for people, and the exit status. classify
+// makes one of any error; report renders it as text or as JSON, from the
+// same value.
+type cliError struct {
+	// The JSON keys are in alphabetical order, as they always were.
+	Code string `json:"code"`
+	Hint string `json:"hint"`
+	Msg  string `json:"message"`
+	Exit int    `json:"-"`
+}
+
+// classify reads err as a cliError; silent is true for an exit status
+// whose message was printed already.
+func classify(err error) (ce cliError, silent bool) {
+	var (
+		st  exitStatus
+		ue  *usageError
+		ie  *internalError
+		cfe *configError
+		de  *deniedError
+	)
+	switch {
+	case errors.As(err, &st):
+		return cliError{Exit: int(st)}, true
+	case errors.As(err, &de):
+		return cliError{Code: "NOT_CONFIRMED", Msg: de.msg, Hint: de.hint, Exit: exitDenied}, false
+	case errors.As(err, &cfe):
+		return cliError{Code: "CONFIG", Msg: cfe.Error(), Exit: exitUsage}, false
+	case errors.As(err, &ue):
+		return cliError{Code: "USAGE", Msg: ue.msg, Hint: ue.hint, Exit: exitUsage}, false
+	case errors.As(err, &ie):
+		hint := ""
+		if h, ok := ie.err.(hinted); ok {
+			hint = h.Hint()
+		}
+		return cliError{Code: "INTERNAL", Msg: ie.Error(), Hint: hint, Exit: exitError}, false
+	}
+	return cliError{Code: "USAGE", Msg: err.Error(), Hint: "run 'agentgate --help' for usage", Exit: exitUsage}, false
+}
+
 // report is exitCode; with jsonOut set (the call had --json), the error
 // is one JSON object on jsonOut instead of text on stderr, as a denial
 // is: {"ok":false,"error":{"code":"USAGE","message":...,"hint":...}}.
@@ -55,54 +96,17 @@ func report(err error, stderr, jsonOut io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	if jsonOut != nil {
-		var st exitStatus
-		if errors.As(err, &st) {
-			return int(st)
-		}
-		var b strings.Builder
-		code := exitCode(err, &b)
-		msg, hint, _ := strings.Cut(strings.TrimPrefix(b.String(), "agentgate: error: "), "\nagentgate: hint: ")
-		name := map[int]string{exitUsage: "USAGE", exitError: "INTERNAL", exitDenied: "NOT_CONFIRMED"}[code]
-		var ce *configError
-		if errors.As(err, &ce) {
-			name = "CONFIG"
-		}
-		out, _ := json.Marshal(map[string]any{"ok": false, "error": map[string]string{
-			"code": name, "message": strings.TrimSpace(msg), "hint": strings.TrimSpace(hint)}})
-		fmt.Fprintf(jsonOut, "%s\n", out)
-		return code
-	}
-	var (
-		st exitStatus
-		ue *usageError
-		ie *internalError
-		ce *configError
-		de *deniedError
-	)
+	ce, silent := classify(err)
 	switch {
-	case errors.As(err, &st):
-		return int(st)
-	case errors.As(err, &de):
-		printError(stderr, de.msg, de.hint)
-		return exitDenied
-	case errors.As(err, &ce):
-		printError(stderr, ce.Error(), "")
-		return exitUsage
-	case errors.As(err, &ue):
-		printError(stderr, ue.msg, ue.hint)
-		return exitUsage
-	case errors.As(err, &ie):
-		hint := ""
-		if h, ok := ie.err.(hinted); ok {
-			hint = h.Hint()
-		}
-		printError(stderr, ie.Error(), hint)
-		return exitError
+	case silent:
+	case jsonOut != nil:
+		ce.Msg, ce.Hint = strings.TrimSpace(ce.Msg), strings.TrimSpace(ce.Hint)
+		out, _ := json.Marshal(map[string]any{"ok": false, "error": ce})
+		fmt.Fprintf(jsonOut, "%s\n", out)
 	default:
-		printError(stderr, err.Error(), "run 'agentgate --help' for usage")
-		return exitUsage
+		printError(stderr, ce.Msg, ce.Hint)
 	}
+	return ce.Exit
 }
 
 func printError(w io.Writer, msg, hint string) {

@@ -1,21 +1,14 @@
 package cmd
 
 import (
-	"bytes"
-	"context"
 	"debug/elf"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
-
-	"github.com/BurntSushi/toml"
 
 	"github.com/agentgate/agentgate/hook"
 )
@@ -100,72 +93,9 @@ func (e *Env) doctorHosts(w io.Writer) (problems int) {
 			switch {
 			case scope == hook.Project:
 				problems += e.projectBypass(w, name, entry)
-			case name == "gemini":
-				problems += geminiHooksOff(w, entry.Path)
-			case name == "claude":
-				problems += claudeBypass(w, filepath.Dir(entry.Path))
+			case name == "gemini" || name == "claude":
+				problems += bypasses(w, name, entry.Path)
 			}
-		}
-	}
-	return problems
-}
-
-// codexInlineHooks reports PreToolUse hooks on the shell tool written in
-// a Codex config.toml rather than hooks.json: Codex runs both.
-func codexInlineHooks(w io.Writer, path string) (problems int) {
-	var cfg struct {
-		Hooks struct {
-			PreToolUse []struct {
-				Matcher string `toml:"matcher"`
-				Hooks   []struct {
-					Command string `toml:"command"`
-				} `toml:"hooks"`
-			} `toml:"PreToolUse"`
-		} `toml:"hooks"`
-	}
-	if _, err := toml.DecodeFile(path, &cfg); err != nil {
-		return 0
-	}
-	for _, g := range cfg.Hooks.PreToolUse {
-		m, err := regexp.Compile(g.Matcher)
-		if err == nil && g.Matcher != "" && !m.MatchString("Bash") {
-			continue
-		}
-		for _, h := range g.Hooks {
-			if !strings.Contains(h.Command, "agentgate") {
-				problems++
-				fmt.Fprintf(w, "codex: problem: %s has another hook on the shell tool (%s): it can allow or rewrite a command after agentgate judged it\n", path, h.Command)
-			}
-		}
-	}
-	return problems
-}
-
-// geminiHooksOff reports Gemini CLI settings that keep agentgate's hook
-// from running: hooksConfig.enabled false, or the hook named in
-// hooksConfig.disabled.
-func geminiHooksOff(w io.Writer, path string) (problems int) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	var s struct {
-		HooksConfig struct {
-			Enabled  *bool    `json:"enabled"`
-			Disabled []string `json:"disabled"`
-		} `json:"hooksConfig"`
-	}
-	if json.Unmarshal(data, &s) != nil {
-		return 0
-	}
-	if s.HooksConfig.Enabled != nil && !*s.HooksConfig.Enabled {
-		problems++
-		fmt.Fprintf(w, "gemini: problem: %s sets hooksConfig.enabled false: no hook runs\n", path)
-	}
-	for _, d := range s.HooksConfig.Disabled {
-		if strings.Contains(d, "agentgate") {
-			problems++
-			fmt.Fprintf(w, "gemini: problem: %s disables the hook %q in hooksConfig.disabled\n", path, d)
 		}
 	}
 	return problems
@@ -186,60 +116,6 @@ func hookBinary(command string) string {
 		return ""
 	}
 	return strings.Trim(strings.Join(f[:len(f)-2], " "), `'"`)
-}
-
-// samples are the events doctor sends each host's hook: a read-only
-// command must be allowed, a destructive one must not.
-func sampleEvent(host, command, dir string) []byte {
-	var v any
-	switch host {
-	case "claude":
-		v = map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": command},
-			"cwd": dir, "session_id": "agentgate-doctor", "tool_use_id": "doctor", "permission_mode": "default"}
-	case "codex":
-		v = map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": command},
-			"cwd": dir, "session_id": "agentgate-doctor", "turn_id": "doctor", "tool_use_id": "doctor"}
-	case "gemini":
-		v = map[string]any{"hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": map[string]any{"command": command},
-			"cwd": dir, "session_id": "agentgate-doctor"}
-	default:
-		v = map[string]any{"hook_event_name": "beforeShellExecution", "command": command, "cwd": dir, "conversation_id": "agentgate-doctor"}
-	}
-	b, _ := json.Marshal(v)
-	return b
-}
-
-// verdictOf reads a host reply back: allow, ask or deny.
-func verdictOf(host string, stdout []byte, code int) string {
-	if code == 2 {
-		return "deny"
-	}
-	if code != 0 {
-		return fmt.Sprintf("exit %d (the host would run the command)", code)
-	}
-	out := strings.TrimSpace(string(stdout))
-	if out == "" {
-		if host == "claude" || host == "cursor" {
-			return "no answer"
-		}
-		return "allow"
-	}
-	var v struct {
-		Permission string `json:"permission"`
-		Decision   string `json:"decision"`
-		Specific   struct {
-			Decision string `json:"permissionDecision"`
-		} `json:"hookSpecificOutput"`
-	}
-	if json.Unmarshal([]byte(out), &v) != nil {
-		return "unreadable answer"
-	}
-	for _, d := range []string{v.Permission, v.Specific.Decision, v.Decision} {
-		if d != "" {
-			return d
-		}
-	}
-	return "allow"
 }
 
 // checkHook runs the installed hook command's binary with a read-only and
@@ -273,40 +149,22 @@ func (e *Env) checkHook(w io.Writer, host, command string) (problems int) {
 		{"ls", func(v string) bool { return v == "allow" }, "allow"},
 		{"rm -rf build", func(v string) bool { return v == "deny" || v == "ask" }, "deny or ask"},
 	} {
-		ctx, cancel := context.WithTimeout(context.Background(), hookTimeout/2)
-		c := exec.CommandContext(ctx, bin, "hook", host)
-		c.Dir = dir
-		c.Stdin = bytes.NewReader(sampleEvent(host, sample.command, dir))
-		c.Env = append(e.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state"))
-		var stdout, stderr bytes.Buffer
-		c.Stdout, c.Stderr = &stdout, &stderr
-		start := time.Now()
-		err := c.Run()
-		took := time.Since(start)
-		timedOut := ctx.Err() != nil
-		cancel()
-		code := 0
-		var ee *exec.ExitError
+		r := hook.Probe(host, bin, sample.command, dir, append(e.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state")), hookTimeout/2)
 		switch {
-		case timedOut:
-		case errors.As(err, &ee):
-			code = ee.ExitCode()
-		case err != nil:
-			fmt.Fprintf(w, "  problem: %s hook %s did not run: %v\n", bin, host, err)
+		case r.Err != nil:
+			fmt.Fprintf(w, "  problem: %s hook %s did not run: %v\n", bin, host, r.Err)
 			problems++
 			continue
-		}
-		if timedOut {
+		case r.TimedOut:
 			fmt.Fprintf(w, "  problem: %q got no answer within %s\n", sample.command, hookTimeout/2)
 			problems++
 			continue
-		}
-		got := verdictOf(host, stdout.Bytes(), code)
-		if !sample.ok(got) {
-			fmt.Fprintf(w, "  problem: %q answered %s, want %s (%s)\n", sample.command, got, sample.want, strings.TrimSpace(stderr.String()))
+		case !sample.ok(r.Verdict):
+			fmt.Fprintf(w, "  problem: %q answered %s, want %s (%s)\n", sample.command, r.Verdict, sample.want, r.Stderr)
 			problems++
 			continue
 		}
+		got, took := r.Verdict, r.Took
 		fmt.Fprintf(w, "  %-14q %s in %s\n", sample.command, got, took.Round(time.Millisecond))
 	}
 	return problems
@@ -315,60 +173,18 @@ func (e *Env) checkHook(w io.Writer, host, command string) (problems int) {
 // projectBypass reports what in the current project's configuration of
 // host would override or bypass agentgate.
 func (e *Env) projectBypass(w io.Writer, host string, entry hook.Entry) (problems int) {
-	report := func(format string, args ...any) {
-		problems++
-		fmt.Fprintf(w, "%s (project): problem: "+format+"\n", append([]any{host}, args...)...)
-	}
 	for _, c := range entry.Other {
-		report("%s has another hook on the shell tool (%s): it can allow or rewrite a command after agentgate judged it", entry.Path, c)
+		problems++
+		fmt.Fprintf(w, "%s (project): problem: %s has another hook on the shell tool (%s): it can allow or rewrite a command after agentgate judged it\n", host, entry.Path, c)
 	}
-	if host == "gemini" {
-		return problems + geminiHooksOff(w, entry.Path)
-	}
-	if host == "codex" {
-		return problems + codexInlineHooks(w, filepath.Join(filepath.Dir(entry.Path), "config.toml"))
-	}
-	if host != "claude" {
-		return problems
-	}
-	return problems + claudeBypass(w, filepath.Dir(entry.Path))
+	return problems + bypasses(w, host, entry.Path)
 }
 
-// claudeBypass reports Claude Code settings in dir that keep agentgate's
-// question from a person or its hook from running.
-func claudeBypass(w io.Writer, dir string) (problems int) {
-	report := func(format string, args ...any) {
+// bypasses prints hook.Bypasses of host's file at path as problems.
+func bypasses(w io.Writer, host, path string) (problems int) {
+	for _, b := range hook.Bypasses(host, path) {
 		problems++
-		fmt.Fprintf(w, "claude: problem: "+format+"\n", args...)
-	}
-	for _, name := range []string{"settings.json", "settings.local.json"} {
-		path := filepath.Join(dir, name)
-		data, err := os.ReadFile(path)
-		if err != nil {
-			continue
-		}
-		var s struct {
-			DisableAllHooks bool `json:"disableAllHooks"`
-			Permissions     struct {
-				DefaultMode string   `json:"defaultMode"`
-				Allow       []string `json:"allow"`
-			} `json:"permissions"`
-		}
-		if json.Unmarshal(data, &s) != nil {
-			report("%s is not valid JSON", path)
-			continue
-		}
-		if s.DisableAllHooks {
-			report("%s sets disableAllHooks: agentgate's hook does not run", path)
-		}
-		if m := s.Permissions.DefaultMode; m == "bypassPermissions" || m == "dontAsk" {
-			report("%s sets defaultMode %s: Claude Code shows no dialog, so agentgate denies what would ask", path, m)
-		}
-		for _, a := range s.Permissions.Allow {
-			if a == "Bash" || strings.HasPrefix(a, "Bash(") {
-				report("%s allows %s: Claude Code runs matching commands without showing agentgate's question", path, a)
-			}
-		}
+		fmt.Fprintf(w, "%s: problem: %s\n", host, b)
 	}
 	return problems
 }

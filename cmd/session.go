@@ -3,7 +3,6 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"time"
 
@@ -41,9 +40,9 @@ terminal.`,
 	return c
 }
 
-// sessionStore is the store exec uses, with the configured TTL and window.
+// sessionStore is the engine's store (engine.Sessions).
 func (e *Env) sessionStore(cfg *config.Config) session.Store {
-	return session.Store{Dir: filepath.Join(e.StateDir(), "sessions"), TTL: cfg.SessionTTL, Window: cfg.BreakerWindow}
+	return e.engine("").Sessions(cfg)
 }
 
 // sessionView is one session as list shows it.

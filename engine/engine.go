@@ -125,8 +125,10 @@ func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
 	return j
 }
 
-// store is the session store under the engine's state directory.
-func (e *Engine) store(cfg *config.Config) session.Store {
+// Sessions is the session store under the engine's state directory, with
+// cfg's TTL and breaker window: the one "agentgate session" reads and
+// changes, and the one routing consults.
+func (e *Engine) Sessions(cfg *config.Config) session.Store {
 	return session.Store{Dir: e.StateDir + "/sessions", TTL: cfg.SessionTTL, Window: cfg.BreakerWindow}
 }
 

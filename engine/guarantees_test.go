@@ -39,7 +39,7 @@ func TestRouteTable(t *testing.T) {
 					j := judgement(cfg, "cmd "+kind, "/p", "s1")
 					j.Decision = d
 					if memory != "" {
-						if err := e.store(cfg).Remember("s1", j.Request.Text, "/p", memory, e.Now()); err != nil {
+						if err := e.Sessions(cfg).Remember("s1", j.Request.Text, "/p", memory, e.Now()); err != nil {
 							t.Fatal(err)
 						}
 					}
@@ -51,7 +51,7 @@ func TestRouteTable(t *testing.T) {
 							}
 						}
 						if memory != "" { // Refuse recorded a denial for the breaker only
-							e.store(cfg).Remember("s1", j.Request.Text, "/p", memory, e.Now())
+							e.Sessions(cfg).Remember("s1", j.Request.Text, "/p", memory, e.Now())
 						}
 					}
 					r := e.Route(j)

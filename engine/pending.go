@@ -226,7 +226,7 @@ func (e *Engine) DenyPending(cfg *config.Config, id string) (Pending, error) {
 	if _, err := e.Append(cfg, rec); err != nil {
 		return p, fmt.Errorf("the denial was not logged: %w", err)
 	}
-	if err := e.store(cfg).Remember(p.Session, p.Command, p.Cwd, session.Denied, e.Now()); err != nil {
+	if err := e.Sessions(cfg).Remember(p.Session, p.Command, p.Cwd, session.Denied, e.Now()); err != nil {
 		return p, fmt.Errorf("the denial was not remembered for the session: %w", err)
 	}
 	return p, nil

@@ -174,7 +174,7 @@ func (x *Escalation) Refuse(r Route) Denial {
 	}
 	logErr := x.append(x.Rec)
 	if remembers(j.Decision) {
-		if err := x.e.store(j.Config).RecordDenial(j.Session, j.Request.Text, x.e.Now()); err != nil {
+		if err := x.e.Sessions(j.Config).RecordDenial(j.Session, j.Request.Text, x.e.Now()); err != nil {
 			x.Warnings = append(x.Warnings, fmt.Sprintf("the denial was not counted for the session: %v", err))
 		}
 	}

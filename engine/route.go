@@ -70,11 +70,11 @@ func (e *Engine) Route(j *Judgement) Route {
 	var warning string
 	if remembers(d) {
 		now := e.Now()
-		st, err := e.store(cfg).Load(j.Session)
+		st, err := e.Sessions(cfg).Load(j.Session)
 		if err != nil {
 			warning = err.Error()
 		}
-		if v, ok := e.store(cfg).Remembered(st, j.Request.Text, j.Cwd, now); ok {
+		if v, ok := e.Sessions(cfg).Remembered(st, j.Request.Text, j.Cwd, now); ok {
 			switch {
 			case v != session.Allowed:
 				return Route{Action: Refuse, Outcome: audit.OutcomeDeniedBySession, Context: "denied earlier in this session", Warning: warning}
@@ -82,7 +82,7 @@ func (e *Engine) Route(j *Judgement) Route {
 				return Route{Action: Run, Outcome: audit.OutcomeAllowedBySession, Warning: warning}
 			}
 		}
-		if n := e.store(cfg).RecentDenials(st, j.Request.Text, now); n >= cfg.BreakerThreshold {
+		if n := e.Sessions(cfg).RecentDenials(st, j.Request.Text, now); n >= cfg.BreakerThreshold {
 			return Route{Action: Refuse, Outcome: audit.OutcomeBreaker, Warning: warning, Context: fmt.Sprintf(
 				"this command was denied %d times in this session; stop retrying it and ask the user", n)}
 		}
