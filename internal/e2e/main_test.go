@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/agentgate/agentgate/cmd"
 	"github.com/agentgate/agentgate/config"
+	"github.com/agentgate/agentgate/internal/e2e/harness"
 )
 
 var update = flag.Bool("u", false, "update testscript golden files")
@@ -36,15 +36,8 @@ func TestMain(m *testing.M) {
 	}})
 }
 
-// moduleRoot is the repository's top, from this file's own path: the
-// scripts run with their own working directories.
-func moduleRoot() string {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		panic("no caller information")
-	}
-	return filepath.Join(filepath.Dir(file), "..", "..")
-}
+// moduleRoot is the repository's top (harness.ModuleRoot).
+func moduleRoot() string { return harness.ModuleRoot() }
 
 // exampleConfig is config.example.toml, which main embeds.
 func exampleConfig() string {

@@ -16,48 +16,16 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"github.com/agentgate/agentgate/internal/e2e/harness"
 )
 
 // These tests run the real binary under a pseudo-terminal, which becomes
 // its controlling terminal and so its /dev/tty: the prompt is read and
 // answered the way a person would, with keystrokes.
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-func agentgateBinary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "agentgate-bin")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "agentgate")
-		// As the README builds it: CGO_ENABLED=0 makes a static binary,
-		// with no loader for a planted LD_PRELOAD to steer.
-		build := exec.Command("go", "build", "-o", binPath, ".")
-		build.Dir, build.Env = moduleRoot(), append(os.Environ(), "CGO_ENABLED=0")
-		out, err := build.CombinedOutput()
-		if err != nil {
-			buildErr = &buildError{err, string(out)}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binPath
-}
-
-type buildError struct {
-	err error
-	out string
-}
-
-func (e *buildError) Error() string { return e.err.Error() + ": " + e.out }
+// agentgateBinary is agentgate built from this tree (harness.Binary).
+func agentgateBinary(t *testing.T) string { return harness.Binary(t) }
 
 // ptyRun is agentgate running under a pty.
 type ptyRun struct {

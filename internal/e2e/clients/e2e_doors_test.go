@@ -1,4 +1,6 @@
-package e2e
+//go:build e2e
+
+package clients
 
 import (
 	"os"
