@@ -30,11 +30,11 @@ func TestApproveOutOfBand(t *testing.T) {
 	}
 	// Enter takes the preset: Deny.
 	r := h.start(h.env(), "approve", id)
-	r.waitFor("run this command?")
-	r.waitFor("touch marker")
-	r.send("\r")
-	if got := r.wait(); got != 126 {
-		t.Errorf("approve with Enter: status %d\n%s", got, r.screen())
+	r.WaitFor("run this command?")
+	r.WaitFor("touch marker")
+	r.Send("\r")
+	if got := r.Wait(); got != 126 {
+		t.Errorf("approve with Enter: status %d\n%s", got, r.Screen())
 	}
 	if next, _ := deny(); next == "" {
 		t.Fatalf("the retry after a refused approval was not denied")
@@ -45,10 +45,10 @@ func TestApproveOutOfBand(t *testing.T) {
 
 	id, _ = deny()
 	r = h.start(h.env(), "approve", id)
-	r.waitFor("run this command?")
-	r.send("allow\r") // allowing needs the whole word (or Down, Enter)
-	if got := r.wait(); got != 0 {
-		t.Fatalf("approve: status %d\n%s", got, r.screen())
+	r.WaitFor("run this command?")
+	r.Send("allow\r") // allowing needs the whole word (or Down, Enter)
+	if got := r.Wait(); got != 0 {
+		t.Fatalf("approve: status %d\n%s", got, r.Screen())
 	}
 	c := exec.Command(agentgateBinary(t), "exec", "--", "touch marker")
 	c.Dir = h.work

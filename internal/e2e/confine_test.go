@@ -449,8 +449,8 @@ func TestConfinedWatchedAndUnwatched(t *testing.T) {
 		var out string
 		if watched {
 			r := h.start(h.env(), args...)
-			r.wait()
-			out = r.screen()
+			r.Wait()
+			out = r.Screen()
 		} else {
 			out, _ = h.run(h.env("AGENTGATE_TTY=none"), args...)
 		}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,15 +26,12 @@ import (
 // agentgateBinary is agentgate built from this tree (harness.Binary).
 func agentgateBinary(t *testing.T) string { return harness.Binary(t) }
 
-// ptyRun is agentgate running under a pty.
+// ptyRun is agentgate running under a pty; slave is the terminal's name,
+// to read its modes afterwards.
 type ptyRun struct {
+	*harness.Pty
 	t     *testing.T
-	cmd   *exec.Cmd
-	ptmx  *os.File
-	slave string // the terminal's name, to read its modes afterwards
-	mu    sync.Mutex
-	out   bytes.Buffer
-	done  chan struct{}
+	slave string
 }
 
 // home is one user's world: its own config, state and session.
@@ -84,78 +80,13 @@ func (h *home) startWith(env []string, typeAhead string, c *exec.Cmd) *ptyRun {
 		h.t.Fatal(err)
 	}
 	tty.Close()
-	r := &ptyRun{t: h.t, cmd: c, ptmx: ptmx, slave: tty.Name(), done: make(chan struct{})}
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := ptmx.Read(buf)
-			r.mu.Lock()
-			r.out.Write(buf[:n])
-			r.mu.Unlock()
-			if err != nil {
-				close(r.done)
-				return
-			}
-		}
-	}()
-	h.t.Cleanup(func() { c.Process.Kill(); ptmx.Close() })
+	r := &ptyRun{Pty: harness.Read(h.t, c, ptmx, 15*time.Second), t: h.t, slave: tty.Name()}
 	return r
-}
-
-var ansi = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>78]`)
-
-// screen is everything printed so far, escape sequences removed.
-func (r *ptyRun) screen() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return ansi.ReplaceAllString(r.out.String(), "")
-}
-
-func (r *ptyRun) waitFor(text string) {
-	r.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if strings.Contains(r.screen(), text) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	r.t.Fatalf("waited 10s for %q; the screen shows:\n%s", text, r.screen())
-}
-
-func (r *ptyRun) send(keys string) {
-	r.t.Helper()
-	time.Sleep(150 * time.Millisecond) // let the prompt take the terminal into raw mode
-	if _, err := r.ptmx.Write([]byte(keys)); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-// wait returns agentgate's exit status.
-func (r *ptyRun) wait() int {
-	r.t.Helper()
-	exited := make(chan error, 1)
-	go func() { exited <- r.cmd.Wait() }()
-	select {
-	case <-exited:
-	case <-time.After(15 * time.Second):
-		r.cmd.Process.Signal(syscall.SIGQUIT) // a goroutine dump, for the failure message
-		time.Sleep(500 * time.Millisecond)
-		r.t.Fatalf("agentgate did not exit; the screen shows:\n%s", r.screen())
-	}
-	// Let the reader drain what the process wrote before it exited: the
-	// pty ends with EIO once the buffer is empty.
-	select {
-	case <-r.done:
-	case <-time.After(5 * time.Second):
-	}
-	return r.cmd.ProcessState.ExitCode()
 }
 
 // cooked reports whether the terminal is back in its normal modes (line
 // editing, echo, signal keys), as stty would show them.
 func (r *ptyRun) cooked() bool {
-	r.t.Helper()
 	f, err := os.OpenFile(r.slave, os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
 		r.t.Fatalf("reopen the terminal: %v", err)
@@ -243,9 +174,9 @@ func TestPromptChoices(t *testing.T) {
 			// The pty is a Unix session of its own: --session names one
 			// for the call at the terminal and the next call outside it.
 			r := h.start(h.env(), "exec", "--session", "pty-test", "--", command)
-			r.waitFor("run this command?")
-			r.waitFor("Deny for this session")
-			screen := r.screen()
+			r.WaitFor("run this command?")
+			r.WaitFor("Deny for this session")
+			screen := r.Screen()
 			for _, want := range []string{`touch marker # \u202e`, "in:       " + h.work, `U+202E`, "command: touch marker", `type "allow"`, `type "session"`, "[d]", "[n]"} {
 				if !strings.Contains(screen, want) {
 					t.Errorf("the prompt lacks %q:\n%s", want, screen)
@@ -254,12 +185,12 @@ func TestPromptChoices(t *testing.T) {
 			if strings.Contains(screen, "\u202e") {
 				t.Errorf("the prompt shows a raw U+202E")
 			}
-			r.send(tt.keys)
-			if got := r.wait(); got != tt.status {
-				t.Errorf("exit status %d; want %d\n%s", got, tt.status, r.screen())
+			r.Send(tt.keys)
+			if got := r.Wait(); got != tt.status {
+				t.Errorf("exit status %d; want %d\n%s", got, tt.status, r.Screen())
 			}
-			if !strings.Contains(r.screen(), "answer: ") {
-				t.Errorf("the final screen does not show the answer taken:\n%s", r.screen())
+			if !strings.Contains(r.Screen(), "answer: ") {
+				t.Errorf("the final screen does not show the answer taken:\n%s", r.Screen())
 			}
 			if !r.cooked() {
 				t.Error("the terminal was left in raw mode")
@@ -290,24 +221,24 @@ func TestPromptEndings(t *testing.T) {
 	t.Run("timeout", func(t *testing.T) {
 		h := newHome(t)
 		r := h.start(h.env(), "exec", "--prompt-timeout", "1s", "--", "touch marker")
-		r.waitFor("run this command?")
-		if got := r.wait(); got != 126 {
+		r.WaitFor("run this command?")
+		if got := r.Wait(); got != 126 {
 			t.Errorf("status %d", got)
 		}
 		if got := h.lastRecord()["outcome"]; got != "timeout" {
 			t.Errorf("outcome %v", got)
 		}
-		if !strings.Contains(r.screen(), "no answer within 1s") {
-			t.Errorf("screen:\n%s", r.screen())
+		if !strings.Contains(r.Screen(), "no answer within 1s") {
+			t.Errorf("screen:\n%s", r.Screen())
 		}
 	})
 	for name, keys := range map[string]string{"ctrl-c": "\x03", "esc": "\x1b"} {
 		t.Run(name, func(t *testing.T) {
 			h := newHome(t)
 			r := h.start(h.env(), "exec", "--", "touch marker")
-			r.waitFor("Deny for this session")
-			r.send(keys)
-			if got := r.wait(); got != 126 {
+			r.WaitFor("Deny for this session")
+			r.Send(keys)
+			if got := r.Wait(); got != 126 {
 				t.Errorf("status %d", got)
 			}
 			if got := h.lastRecord()["outcome"]; got != "interrupted" {
@@ -321,9 +252,9 @@ func TestPromptEndings(t *testing.T) {
 	t.Run("sigterm", func(t *testing.T) {
 		h := newHome(t)
 		r := h.start(h.env(), "exec", "--", "touch marker")
-		r.waitFor("Deny for this session")
-		r.cmd.Process.Signal(syscall.SIGTERM)
-		if got := r.wait(); got != 126 {
+		r.WaitFor("Deny for this session")
+		r.Signal(syscall.SIGTERM)
+		if got := r.Wait(); got != 126 {
 			t.Errorf("status %d", got)
 		}
 		if !r.cooked() {
@@ -348,14 +279,14 @@ func TestPromptAccessible(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHome(t)
 			r := h.start(h.env("AGENTGATE_ACCESSIBLE=1"), "exec", "--", "touch marker")
-			r.waitFor("Deny for this session")
-			r.send(tt.keys)
-			status := r.wait()
+			r.WaitFor("Deny for this session")
+			r.Send(tt.keys)
+			status := r.Wait()
 			if _, err := os.Stat(h.log); err != nil {
-				t.Fatalf("no audit log (status %d); screen:\n%s", status, r.screen())
+				t.Fatalf("no audit log (status %d); screen:\n%s", status, r.Screen())
 			}
 			if got := h.lastRecord()["outcome"]; got != tt.outcome {
-				t.Errorf("outcome %v; want %s\n%s", got, tt.outcome, r.screen())
+				t.Errorf("outcome %v; want %s\n%s", got, tt.outcome, r.Screen())
 			}
 			if _, err := os.Stat(h.mark); (err == nil) != tt.ran {
 				t.Errorf("ran %v; want %v", err == nil, tt.ran)
@@ -371,19 +302,19 @@ func TestPromptChallenge(t *testing.T) {
 		os.MkdirAll(filepath.Join(h.dir, "config", "agentgate"), 0o700)
 		os.WriteFile(filepath.Join(h.dir, "config", "agentgate", "config.toml"), []byte("prompt_challenge = true\n"), 0o600)
 		r := h.start(h.env("AGENTGATE_ACCESSIBLE=1"), "exec", "--", "touch marker")
-		r.waitFor("Deny for this session")
-		r.send("2\r")
-		r.waitFor("to confirm")
-		code := regexp.MustCompile(`Type ([A-Z]{4}) to confirm`).FindStringSubmatch(r.screen())
+		r.WaitFor("Deny for this session")
+		r.Send("2\r")
+		r.WaitFor("to confirm")
+		code := regexp.MustCompile(`Type ([A-Z]{4}) to confirm`).FindStringSubmatch(r.Screen())
 		if code == nil {
-			t.Fatalf("no code shown:\n%s", r.screen())
+			t.Fatalf("no code shown:\n%s", r.Screen())
 		}
 		typed := code[1]
 		if !right {
 			typed = "ZZZZ"
 		}
-		r.send(typed + "\r")
-		r.wait()
+		r.Send(typed + "\r")
+		r.Wait()
 		_, err := os.Stat(h.mark)
 		if (err == nil) != right {
 			t.Errorf("code right=%v: ran %v", right, err == nil)
@@ -396,12 +327,12 @@ func TestPromptChallenge(t *testing.T) {
 func TestPromptAlwaysAllow(t *testing.T) {
 	h := newHome(t)
 	r := h.start(h.env(), "exec", "--", "touch marker")
-	r.waitFor(`Always allow "touch"`)
-	r.send("always\r")
-	r.waitFor(`Add prefix = ["touch"] to learned.toml?`)
-	r.send("\x1b[B\x1b[B\r")
-	if got := r.wait(); got != 0 {
-		t.Fatalf("status %d\n%s", got, r.screen())
+	r.WaitFor(`Always allow "touch"`)
+	r.Send("always\r")
+	r.WaitFor(`Add prefix = ["touch"] to learned.toml?`)
+	r.Send("\x1b[B\x1b[B\r")
+	if got := r.Wait(); got != 0 {
+		t.Fatalf("status %d\n%s", got, r.Screen())
 	}
 	data, err := os.ReadFile(filepath.Join(h.dir, "config", "agentgate", "learned.toml"))
 	if err != nil || !strings.Contains(string(data), `"touch",`) {
@@ -425,23 +356,23 @@ func TestPromptAlwaysAllowIsConfinedForBuilds(t *testing.T) {
 	h := newHome(t)
 	os.MkdirAll(filepath.Join(h.work, "build"), 0o755)
 	r := h.start(h.env(), "exec", "--", "rm -rf build")
-	r.waitFor("Deny for this session")
-	if strings.Contains(r.screen(), "Always allow") {
-		t.Errorf("the prompt offers to always allow rm:\n%s", r.screen())
+	r.WaitFor("Deny for this session")
+	if strings.Contains(r.Screen(), "Always allow") {
+		t.Errorf("the prompt offers to always allow rm:\n%s", r.Screen())
 	}
-	r.send("\r")
-	r.wait()
+	r.Send("\r")
+	r.Wait()
 
 	requireLandlock(t)
 	outside := filepath.Join(h.dir, "outside")
 	os.WriteFile(filepath.Join(h.work, "Makefile"), []byte("built:\n\ttouch built\n\t-touch "+outside+"\n"), 0o644)
 	r = h.start(h.env(), "exec", "--", "make built")
-	r.waitFor(`Always allow "make built" confined to the project`)
-	r.send("always\r")
-	r.waitFor(`sandbox = "workspace" to learned.toml?`)
-	r.send("add\r")
-	if got := r.wait(); got != 0 {
-		t.Fatalf("status %d\n%s", got, r.screen())
+	r.WaitFor(`Always allow "make built" confined to the project`)
+	r.Send("always\r")
+	r.WaitFor(`sandbox = "workspace" to learned.toml?`)
+	r.Send("add\r")
+	if got := r.Wait(); got != 0 {
+		t.Fatalf("status %d\n%s", got, r.Screen())
 	}
 	data, _ := os.ReadFile(filepath.Join(h.dir, "config", "agentgate", "learned.toml"))
 	if !strings.Contains(string(data), "[[allow.rule]]\nprefix = \"make built\"\nsandbox = \"workspace\"\n") {
@@ -495,20 +426,20 @@ func TestAllowPathRunsNothingElse(t *testing.T) {
 	os.WriteFile(filepath.Join(bin, "tmux"), []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
 	env := h.env("TMUX=/tmp/tmux-0/default,1,0", "COLORTERM=", "PATH="+bin+":"+os.Getenv("PATH"))
 	r := h.start(env, "exec", "--allow", "printenv", "--", "printenv NO_COLOR TERM")
-	if got := r.wait(); got != 1 {
+	if got := r.Wait(); got != 1 {
 		// printenv exits 1 when a variable is unset: NO_COLOR must be.
-		t.Errorf("status %d; want 1 (NO_COLOR unset in the command's environment)\n%s", got, r.screen())
+		t.Errorf("status %d; want 1 (NO_COLOR unset in the command's environment)\n%s", got, r.Screen())
 	}
-	if !strings.Contains(r.screen(), "xterm-256color") {
-		t.Errorf("the command did not run: %s", r.screen())
+	if !strings.Contains(r.Screen(), "xterm-256color") {
+		t.Errorf("the command did not run: %s", r.Screen())
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("agentgate ran tmux at start-up")
 	}
 	r = h.start(h.env("NO_COLOR=yes"), "exec", "--allow", "printenv", "--", "printenv NO_COLOR")
-	r.wait()
-	if !strings.Contains(r.screen(), "yes") {
-		t.Errorf("NO_COLOR=yes did not reach the command: %q", r.screen())
+	r.Wait()
+	if !strings.Contains(r.Screen(), "yes") {
+		t.Errorf("NO_COLOR=yes did not reach the command: %q", r.Screen())
 	}
 }
 
@@ -520,25 +451,25 @@ func TestPromptTwoAtOnce(t *testing.T) {
 	bin := agentgateBinary(t)
 	script := bin + ` exec -- "touch one" & ` + bin + ` exec -- "touch two"; wait`
 	r := h.startWith(h.env("XDG_RUNTIME_DIR="+h.dir), "", exec.Command("sh", "-c", script))
-	r.waitFor("Deny for this session")
-	r.waitFor("waiting for another approval on this terminal")
-	r.send("\r")
+	r.WaitFor("Deny for this session")
+	r.WaitFor("waiting for another approval on this terminal")
+	r.Send("\r")
 	// The second prompt appears once the first is answered.
 	deadline := time.Now().Add(10 * time.Second)
-	for !(strings.Contains(r.screen(), "touch one") && strings.Contains(r.screen(), "touch two")) {
+	for !(strings.Contains(r.Screen(), "touch one") && strings.Contains(r.Screen(), "touch two")) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the second prompt never appeared:\n%s", r.screen())
+			t.Fatalf("the second prompt never appeared:\n%s", r.Screen())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	r.send("\r")
-	r.wait()
+	r.Send("\r")
+	r.Wait()
 	recs := h.records()
 	if len(recs) != 2 || recs[0]["outcome"] != "denied" || recs[1]["outcome"] != "denied" {
 		t.Errorf("records: %v", recs)
 	}
-	if strings.Count(r.screen(), "answer: deny") != 2 {
-		t.Errorf("two answers expected on screen:\n%s", r.screen())
+	if strings.Count(r.Screen(), "answer: deny") != 2 {
+		t.Errorf("two answers expected on screen:\n%s", r.Screen())
 	}
 	if !r.cooked() {
 		t.Error("the terminal was left in raw mode after two prompts")
@@ -556,10 +487,10 @@ func TestPromptTypeAhead(t *testing.T) {
 				env = h.env("AGENTGATE_ACCESSIBLE=1")
 			}
 			r := h.startWith(env, ahead, exec.Command(agentgateBinary(t), "exec", "--", "touch marker"))
-			r.waitFor("Deny for this session")
-			r.send("\r")
-			if got := r.wait(); got != 126 {
-				t.Errorf("status %d; want 126\n%s", got, r.screen())
+			r.WaitFor("Deny for this session")
+			r.Send("\r")
+			if got := r.Wait(); got != 126 {
+				t.Errorf("status %d; want 126\n%s", got, r.Screen())
 			}
 			if _, err := os.Stat(h.mark); err == nil {
 				t.Error("type-ahead approved the command")
@@ -573,8 +504,8 @@ func TestPromptTypeAhead(t *testing.T) {
 func TestPromptAccessibleContent(t *testing.T) {
 	h := newHome(t)
 	r := h.start(h.env("AGENTGATE_ACCESSIBLE=1"), "exec", "--", "touch marker && rm -r marker")
-	r.waitFor("Deny for this session")
-	scr := r.screen()
+	r.WaitFor("Deny for this session")
+	scr := r.Screen()
 	for _, want := range []string{"command:  touch marker && rm -r marker", "in:       " + h.work, "why:", "&&", "note: rm deletes files", "the shell would run:", "1. Deny"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the plain prompt lacks %q:\n%s", want, scr)
@@ -583,10 +514,10 @@ func TestPromptAccessibleContent(t *testing.T) {
 	if strings.Index(scr, "in:       ") > strings.Index(scr, "1. Deny") {
 		t.Errorf("the content comes after the choices:\n%s", scr)
 	}
-	r.send("yes\r")
-	r.waitFor("is not one of the choices")
-	r.send("\x04")
-	if got := r.wait(); got != 126 {
+	r.Send("yes\r")
+	r.WaitFor("is not one of the choices")
+	r.Send("\x04")
+	if got := r.Wait(); got != 126 {
 		t.Errorf("status %d", got)
 	}
 	if !r.cooked() {
@@ -600,12 +531,12 @@ func TestPromptLongCommand(t *testing.T) {
 	h := newHome(t)
 	cmd := strings.Repeat("true\n", 199) + "touch marker"
 	r := h.start(h.env(), "exec", "--", cmd)
-	r.waitFor("Deny for this session")
+	r.WaitFor("Deny for this session")
 	for _, want := range []string{"command (200 lines", "200 | touch marker", "  1 | true", "Allow once"} {
-		r.waitFor(want)
+		r.WaitFor(want)
 	}
-	r.send("\r")
-	if got := r.wait(); got != 126 {
+	r.Send("\r")
+	if got := r.Wait(); got != 126 {
 		t.Errorf("status %d", got)
 	}
 	if !r.cooked() {
@@ -638,16 +569,16 @@ func TestTrustConfirmation(t *testing.T) {
 		os.MkdirAll(filepath.Join(h.work, ".git"), 0o755)
 		os.WriteFile(filepath.Join(h.work, ".agentgate.toml"), []byte("[allow]\nprefix = [\"touch\"]\n"), 0o644)
 		r := h.start(h.env("XDG_RUNTIME_DIR="+h.dir), "trust")
-		r.waitFor("Trust it")
+		r.WaitFor("Trust it")
 		for _, want := range []string{"Trust " + h.work + "/.agentgate.toml? Trusting it turns on:", `allow without asking: touch  (line 2)`, "not proof that a person is there"} {
-			if !strings.Contains(r.screen(), want) {
-				t.Errorf("the confirmation lacks %q:\n%s", want, r.screen())
+			if !strings.Contains(r.Screen(), want) {
+				t.Errorf("the confirmation lacks %q:\n%s", want, r.Screen())
 			}
 		}
-		r.send(tt.keys)
-		status := r.wait()
+		r.Send(tt.keys)
+		status := r.Wait()
 		if (status == 0) != tt.trusted {
-			t.Errorf("%q: status %d\n%s", tt.keys, status, r.screen())
+			t.Errorf("%q: status %d\n%s", tt.keys, status, r.Screen())
 		}
 		if !r.cooked() {
 			t.Error("terminal modes not restored")
@@ -664,9 +595,9 @@ func TestTrustConfirmation(t *testing.T) {
 func TestSessionCommands(t *testing.T) {
 	h := newHome(t)
 	r := h.start(h.env(), "exec", "--session", "pty-test", "--", "touch marker")
-	r.waitFor("Deny for this session")
-	r.send("session\r")
-	if got := r.wait(); got != 0 {
+	r.WaitFor("Deny for this session")
+	r.Send("session\r")
+	if got := r.Wait(); got != 0 {
 		t.Fatalf("status %d", got)
 	}
 	out, _ := h.run(h.env(), "session", "--session", "pty-test", "list")
@@ -688,13 +619,13 @@ func TestSessionCommands(t *testing.T) {
 		t.Fatalf("outcome %v", got)
 	}
 	r = h.start(h.env("XDG_RUNTIME_DIR="+h.dir), "session", "--session", "pty-test", "reset-breaker")
-	r.waitFor("Reset it")
-	if !strings.Contains(r.screen(), "make deploy") {
-		t.Errorf("the confirmation does not show what is reset:\n%s", r.screen())
+	r.WaitFor("Reset it")
+	if !strings.Contains(r.Screen(), "make deploy") {
+		t.Errorf("the confirmation does not show what is reset:\n%s", r.Screen())
 	}
-	r.send("\x1b[B\r")
-	if got := r.wait(); got != 0 {
-		t.Fatalf("reset-breaker: status %d\n%s", got, r.screen())
+	r.Send("\x1b[B\r")
+	if got := r.Wait(); got != 0 {
+		t.Fatalf("reset-breaker: status %d\n%s", got, r.Screen())
 	}
 	h.run(h.env("AGENTGATE_TTY=none"), "exec", "--session", "pty-test", "--", "make deploy")
 	if got := h.lastRecord()["outcome"]; got != "denied_noninteractive" {
@@ -713,12 +644,12 @@ func TestSuggestApplyConfirmation(t *testing.T) {
 		fixture := filepath.Join(h.dir, "fixture.jsonl")
 		os.WriteFile(fixture, []byte(log.String()), 0o600)
 		r := h.start(h.env("XDG_RUNTIME_DIR="+h.dir), "audit", "suggest", "--audit-log", fixture, "--apply")
-		r.waitFor("Add them")
-		if !strings.Contains(r.screen(), "allow without asking: pytest  (approved 3 times)") {
-			t.Errorf("the confirmation does not show the prefix:\n%s", r.screen())
+		r.WaitFor("Add them")
+		if !strings.Contains(r.Screen(), "allow without asking: pytest  (approved 3 times)") {
+			t.Errorf("the confirmation does not show the prefix:\n%s", r.Screen())
 		}
-		r.send(keys)
-		status := r.wait()
+		r.Send(keys)
+		status := r.Wait()
 		data, _ := os.ReadFile(filepath.Join(h.dir, "config", "agentgate", "learned.toml"))
 		added := strings.Contains(string(data), `"pytest",`)
 		if want := keys == "add\r"; added != want || (status == 0) != want {
@@ -732,12 +663,12 @@ func TestPromptSeverity(t *testing.T) {
 	h := newHome(t)
 	os.MkdirAll(filepath.Join(h.work, "build"), 0o755)
 	r := h.start(h.env(), "exec", "--", "rm -rf build")
-	r.waitFor("Deny for this session")
-	if !strings.Contains(r.screen(), "!! WARNING: recursive delete") {
-		t.Errorf("no severity warning:\n%s", r.screen())
+	r.WaitFor("Deny for this session")
+	if !strings.Contains(r.Screen(), "!! WARNING: recursive delete") {
+		t.Errorf("no severity warning:\n%s", r.Screen())
 	}
-	r.send("allow\r")
-	if got := r.wait(); got != 0 {
+	r.Send("allow\r")
+	if got := r.Wait(); got != 0 {
 		t.Errorf("status %d", got)
 	}
 	if rec := h.lastRecord(); !strings.Contains(fmt.Sprint(rec["severity"]), "recursive delete") {

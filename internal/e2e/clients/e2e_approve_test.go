@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/agentgate/agentgate/internal/e2e/harness"
 )
 
 // TestCodexOutOfBandApproval: Codex cannot ask a person, so agentgate's
@@ -113,12 +115,12 @@ func approveAtTerminal(t *testing.T, w *world, id string) {
 	c := exec.Command(w.ag, "approve", id)
 	c.Dir, c.Env = w.project, withTerm(w.env())
 	r := startPty(t, c)
-	r.waitFor("run this command?")
-	r.waitFor("made.txt")
-	r.waitFor("Allow once")
-	r.send("allow\r") // allowing takes the whole word and Enter
-	if status := r.wait(); status != 0 {
-		t.Fatalf("agentgate approve %s: exit status %d\n%s", id, status, r.screen())
+	r.WaitFor("run this command?")
+	r.WaitFor("made.txt")
+	r.WaitFor("Allow once")
+	r.Send("allow\r") // allowing takes the whole word and Enter
+	if status := r.Wait(); status != 0 {
+		t.Fatalf("agentgate approve %s: exit status %d\n%s", id, status, r.Screen())
 	}
 }
 
@@ -141,20 +143,6 @@ func startPty(t *testing.T, c *exec.Cmd) *ptyRun {
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
-	r := &ptyRun{t: t, cmd: c, ptmx: ptmx, done: make(chan struct{})}
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := ptmx.Read(buf)
-			r.mu.Lock()
-			r.out.Write(buf[:n])
-			r.mu.Unlock()
-			if err != nil {
-				close(r.done)
-				return
-			}
-		}
-	}()
-	t.Cleanup(func() { c.Process.Kill(); ptmx.Close() })
+	r := &ptyRun{harness.Read(t, c, ptmx, clientTimeout)}
 	return r
 }

@@ -49,10 +49,10 @@ func TestClaudeInteractiveAskReachesDialog(t *testing.T) {
 			r := startPty(t, c)
 			waitForDrawn(t, r, s, "Do you want to proceed?")
 			// The reason is agentgate's: .env may hold secrets.
-			if !strings.Contains(squeeze(r.screen()), squeeze("may hold secrets")) {
-				t.Errorf("Claude Code's dialog does not show agentgate's reason:\n%s", r.screen())
+			if !strings.Contains(squeeze(r.Screen()), squeeze("may hold secrets")) {
+				t.Errorf("Claude Code's dialog does not show agentgate's reason:\n%s", r.Screen())
 			}
-			r.send(tc.keys)
+			r.Send(tc.keys)
 			if tc.secretSeen {
 				deadline := time.Now().Add(30 * time.Second)
 				for len(s.toolResults()) == 0 && time.Now().Before(deadline) {
@@ -93,10 +93,10 @@ func waitForDrawn(t *testing.T, r *ptyRun, s *standIn, text string) {
 	t.Helper()
 	deadline := time.Now().Add(clientTimeout)
 	for time.Now().Before(deadline) && len(s.toolResults()) == 0 {
-		if strings.Contains(squeeze(r.screen()), squeeze(text)) {
+		if strings.Contains(squeeze(r.Screen()), squeeze(text)) {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatalf("Claude Code never drew %q; the screen shows:\n%s\n%s", text, r.screen(), s.summary())
+	t.Fatalf("Claude Code never drew %q; the screen shows:\n%s\n%s", text, r.Screen(), s.summary())
 }
