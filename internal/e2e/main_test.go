@@ -13,11 +13,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/sys/unix"
 
 	"github.com/agentgate/agentgate/cmd"
 	"github.com/agentgate/agentgate/config"
@@ -196,15 +196,40 @@ func cmdAudit(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // listeners are the TCP listeners scripts started, by script and name.
-var listeners sync.Map // "*testscript.TestScript name" -> *atomic.Int64
+var listeners sync.Map // "*testscript.TestScript name" -> *counted
 
-// cmdListen starts a TCP listener on 127.0.0.1 for the rest of the
-// script, sets $NAME_PORT to its port and counts the connections it
-// accepts (see connections):
-//
-//	listen L
-//	! exec agentgate exec -- 'cat </dev/tcp/127.0.0.1/'$L_PORT
-//	connections L 0
+// counted is a listener that accepts and closes every connection and
+// counts them. It accepts without blocking, under mu, so that
+// "connections" can take the lock and then count, exactly, what the
+// kernel completed and nobody accepted yet: the commands under test have
+// ended by then, and no sleep decides the count.
+type counted struct {
+	mu     sync.Mutex
+	l      *net.TCPListener
+	n      int64
+	closed bool
+}
+
+// acceptAll accepts what is waiting, without blocking, and counts it.
+// The caller holds mu.
+func (c *counted) acceptAll(ts *testscript.TestScript) {
+	rc, err := c.l.SyscallConn()
+	if err != nil {
+		ts.Fatalf("listen: %v", err)
+	}
+	rc.Control(func(fd uintptr) {
+		for {
+			nfd, _, err := unix.Accept4(int(fd), unix.SOCK_CLOEXEC)
+			if err != nil {
+				return
+			}
+			unix.Close(nfd)
+			c.n++
+		}
+	})
+}
+
+// cmdListen starts a listener on 127.0.0.1 and sets NAME_PORT.
 func cmdListen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: listen NAME")
@@ -213,23 +238,36 @@ func cmdListen(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("listen: %v", err)
 	}
-	n := new(atomic.Int64)
-	listeners.Store(fmt.Sprintf("%p %s", ts, args[0]), n)
+	c := &counted{l: l.(*net.TCPListener)}
+	listeners.Store(fmt.Sprintf("%p %s", ts, args[0]), c)
+	stop := make(chan struct{})
 	go func() {
+		// Serve the commands under test (a connection closed at once),
+		// a few milliseconds at most after they connect.
 		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
+			c.mu.Lock()
+			if !c.closed {
+				c.acceptAll(ts)
 			}
-			n.Add(1)
-			c.Close()
+			c.mu.Unlock()
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
 		}
 	}()
-	ts.Defer(func() { l.Close() })
+	ts.Defer(func() {
+		close(stop)
+		c.mu.Lock()
+		c.closed = true
+		l.Close()
+		c.mu.Unlock()
+	})
 	ts.Setenv(args[0]+"_PORT", strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
 }
 
-// cmdConnections checks how many connections the listener NAME accepted.
+// cmdConnections checks how many connections the listener NAME got.
 func cmdConnections(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: connections NAME N")
@@ -242,14 +280,12 @@ func cmdConnections(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("usage: connections NAME N")
 	}
-	// A connection is complete in the kernel before the listener's
-	// goroutine counts it: wait for the count to settle.
-	n := v.(*atomic.Int64)
-	for deadline := time.Now().Add(3 * time.Second); n.Load() < want && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(100 * time.Millisecond)
-	if got := n.Load(); got != want {
+	c := v.(*counted)
+	c.mu.Lock()
+	c.acceptAll(ts)
+	got := c.n
+	c.mu.Unlock()
+	if got != want {
 		ts.Fatalf("connections: listener %s accepted %d; want %d", args[0], got, want)
 	}
 }
