@@ -97,31 +97,43 @@ func Exec(p Plan) error {
 // Run starts the command, forwards SIGINT, SIGTERM, SIGHUP and SIGQUIT to
 // it, waits, and returns its exit status (128+N when killed by signal N).
 //
-// A confined command is forked from a thread of agentgate's confined for
-// it (see [startConfined]), and its scratch directory is removed when it
-// ends. With a Limit, the command runs in a process group of its own when
-// its standard input is not a terminal (nobody is there to stop it; a
-// terminal's job control needs the group it has), and at the limit that
-// group, or the command and what it started, gets SIGTERM and then
-// SIGKILL; Run then returns a [LimitError].
+// A confined command starts through agentgate's sandbox helper, a fresh
+// agentgate process that confines itself and executes the command, so
+// nothing of agentgate's own process is ever in the command's domain (a
+// red team's command, forked from a thread of agentgate confined for it,
+// attached to that thread with ptrace before it ended). Its scratch
+// directory is removed when it ends. With a Limit, the command runs in a
+// process group of its own when its standard input is not a terminal
+// (nobody is there to stop it; a terminal's job control needs the group
+// it has), agentgate becomes the reaper of whatever it leaves behind,
+// and at the limit that group and every process under agentgate get
+// SIGTERM and then SIGKILL; Run then returns a [LimitError].
 func Run(p Plan) (int, error) {
 	c := &exec.Cmd{Path: p.Path, Args: p.Argv, Env: p.Env}
+	if p.Sandbox != nil {
+		self, err := os.Executable()
+		if err != nil {
+			return 0, &NotFoundError{Name: p.Argv[0], Err: err}
+		}
+		c = sandbox.Command(self, *p.Sandbox, p.Path, p.Argv, p.Env)
+		if p.Sandbox.TmpDir != "" {
+			defer os.RemoveAll(p.Sandbox.TmpDir)
+		}
+	}
 	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
 	ownGroup := p.Limit > 0 && !isTerminal(os.Stdin)
 	if ownGroup {
 		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	}
+	if p.Limit > 0 {
+		// A grandchild that leaves the group (setsid, setpgid) is
+		// reparented here when its parent ends, so the limit finds it.
+		becomeSubreaper()
+	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, Forwarded...)
 	defer signal.Stop(sigs)
-	start := c.Start
-	if p.Sandbox != nil {
-		if p.Sandbox.TmpDir != "" {
-			defer os.RemoveAll(p.Sandbox.TmpDir)
-		}
-		start = func() error { return startConfined(c, *p.Sandbox) }
-	}
-	if err := start(); err != nil {
+	if err := c.Start(); err != nil {
 		return 0, &NotFoundError{Name: p.Argv[0], Err: err}
 	}
 	done := make(chan struct{})
@@ -158,23 +170,25 @@ func Run(p Plan) (int, error) {
 	}
 	select {
 	case <-stopped:
+		// What left the group and outlived the command is reparented
+		// here by now: end it too, before agentgate goes.
+		end(c.Process.Pid, ownGroup, syscall.SIGKILL)
 		return Status(c.ProcessState), &LimitError{After: p.Limit}
 	default:
 	}
 	return Status(c.ProcessState), nil
 }
 
-// end signals the command at its limit: its whole group when it has one
-// of its own, else the command and every process it started.
+// end signals the command at its limit: its group when it has one of
+// its own, and every process under agentgate (the command, what it
+// started, and what left its group and was reparented here).
 func end(pid int, ownGroup bool, sig syscall.Signal) {
 	if ownGroup {
 		_ = syscall.Kill(-pid, sig)
-		return
 	}
-	for _, p := range descendants(pid) {
+	for _, p := range descendants(os.Getpid()) {
 		_ = syscall.Kill(p, sig)
 	}
-	_ = syscall.Kill(pid, sig)
 }
 
 // descendants are the processes pid started, and theirs, from /proc.
@@ -211,24 +225,6 @@ func descendants(pid int) []int {
 		}
 	}
 	return out
-}
-
-// startConfined starts c from a thread confined for it: sandbox.Apply
-// confines the calling thread only (no_new_privs, Landlock, the seccomp
-// filter, capabilities are per thread), and a child forked from it
-// inherits all of it, so no helper process needs to start. The goroutine
-// stays locked to the thread and ends, and Go ends a thread whose
-// goroutine ends locked, so nothing else ever runs on it.
-func startConfined(c *exec.Cmd, spec sandbox.Spec) error {
-	errc := make(chan error, 1)
-	go func() {
-		if err := sandbox.Apply(spec); err != nil {
-			errc <- err
-			return
-		}
-		errc <- c.Start()
-	}()
-	return <-errc
 }
 
 // Status maps a finished process to a shell exit status.

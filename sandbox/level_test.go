@@ -48,8 +48,8 @@ func TestDescribe(t *testing.T) {
 			"type into the terminal, share memory or messages with processes outside, change the kernel, mounts or namespaces"},
 		{Support{OS: "linux", LandlockABI: 7}, Workspace, "workspace, partial: could still reach the network, change other processes' scheduling, priority or limits, " +
 			"type into the terminal, share memory or messages with processes outside, change the kernel, mounts or namespaces"},
-		{Support{OS: "linux", Seccomp: true}, ReadOnly, "read-only, partial: could still write files, execute planted files, truncate files, trace processes outside"},
-		{Support{OS: "linux", Seccomp: true}, Workspace, "workspace, partial: could still write outside the project, execute planted files, trace processes outside"},
+		{Support{OS: "linux", Seccomp: true}, ReadOnly, "read-only, partial: could still write files, execute planted files, truncate files"},
+		{Support{OS: "linux", Seccomp: true}, Workspace, "workspace, partial: could still write outside the project, execute planted files"},
 		{Support{OS: "linux"}, ReadOnly, "unavailable"},
 		{Support{OS: "darwin"}, Workspace, "unavailable"},
 	} {

@@ -122,6 +122,12 @@ var callRules = concat(
 		"mount", "umount2", "pivot_root", "chroot", "swapon", "swapoff",
 		"fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr"),
 	refuse("enters or makes namespaces", unix.EPERM, allLevels, "unshare", "setns"),
+	// Landlock lets a process trace and read the memory of processes in
+	// its own domain, and without Yama nothing else stops it: a red team's
+	// command attached to the thread of agentgate that had confined it.
+	// No read-only command needs to.
+	refuse("traces or reads another process's memory or descriptors", unix.EPERM, allLevels,
+		"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp"),
 	refuse("reaches the kernel key ring", unix.EPERM, allLevels, "keyctl", "add_key", "request_key"),
 	refuse("runs system calls past the filter", unix.EPERM, allLevels, "io_uring_setup", "io_uring_enter", "io_uring_register"),
 	refuse("shares memory or messages with processes outside (System V and POSIX IPC)", unix.EPERM, allLevels,

@@ -61,7 +61,7 @@ var promises = []promise{
 	{could: "change file modes, times or attributes", readOnly: true, by: []mechanism{seccompFilter}},
 	{could: "reach the network", noNet: true, by: []mechanism{seccompFilter}},
 	{could: "signal processes outside", by: []mechanism{landlockSignal, seccompFilter}},
-	{could: "trace processes outside", by: []mechanism{landlockFS}},
+	{could: "trace processes outside", by: []mechanism{landlockFS, seccompFilter}},
 	{could: "change other processes' scheduling, priority or limits", by: []mechanism{seccompFilter}},
 	{could: "type into the terminal", by: []mechanism{seccompFilter}},
 	{could: "share memory or messages with processes outside", by: []mechanism{seccompFilter}},

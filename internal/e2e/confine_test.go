@@ -409,3 +409,16 @@ func TestConfinedWatchedAndUnwatched(t *testing.T) {
 		}
 	}
 }
+
+// A confined command cannot trace even a process of its own domain, which
+// Landlock allows (a red team's command attached to the agentgate thread
+// that had confined it); unconfined, tracing one's own child works.
+func TestConfinedCannotTrace(t *testing.T) {
+	h := confineHome(t)
+	if out := h.probe("confined", "ptrace-child"); !strings.HasPrefix(out, "DENIED") {
+		t.Errorf("a confined command traced a process: %s", out)
+	}
+	if out := h.probe("open", "ptrace-child"); !strings.HasPrefix(out, "OK") {
+		t.Errorf("unconfined tracing of a child failed, so the test proves nothing: %s", out)
+	}
+}

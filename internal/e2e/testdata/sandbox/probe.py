@@ -53,6 +53,16 @@ def tmpdir_exec():
     write(p); os.chmod(p, 0o755)
     subprocess.run([p], check=True, timeout=5)
 
+def ptrace_child():
+    # A process of the same Landlock domain, which Landlock lets it trace.
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+        check(libc.ptrace(0x4206, child.pid, None, None))  # PTRACE_SEIZE
+    finally:
+        child.kill()
+        child.wait()
+
 def memfd_exec():
     fd = os.memfd_create("planted", 0)
     with open("/bin/echo", "rb") as f: os.write(fd, f.read())
@@ -84,6 +94,7 @@ actions = {
     "sched-idle": lambda pid: os.sched_setscheduler(int(pid), os.SCHED_IDLE, os.sched_param(0)),
     "truncate": lambda p: os.truncate(p, 0),
     "memfd-exec": memfd_exec,
+    "ptrace-child": ptrace_child,
     "open-trunc": lambda p: os.close(os.open(p, os.O_RDONLY | os.O_TRUNC)),
     "join-kill": lambda pgid: (os.setpgid(0, int(pgid)), os.kill(0, 15)),
     "prlimit": lambda pid: resource.prlimit(int(pid), resource.RLIMIT_CPU, (1, 1)),
