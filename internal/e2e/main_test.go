@@ -219,7 +219,7 @@ func (c *counted) acceptAll(ts *testscript.TestScript) {
 	}
 	rc.Control(func(fd uintptr) {
 		for {
-			nfd, _, err := unix.Accept4(int(fd), unix.SOCK_CLOEXEC)
+			nfd, _, err := unix.Accept(int(fd))
 			if err != nil {
 				return
 			}
