@@ -25,7 +25,9 @@ import (
 // that command, in that directory, in that session, within GrantTTL, then
 // runs (outcome approved_out_of_band) and uses the approval up.
 const (
-	// PendingTTL is how long a request waits for a person.
+	// PendingTTL is how long a request waits for a person when the
+	// configuration names no prompt timeout (a request held by an older
+	// agentgate has none of its own).
 	PendingTTL = time.Hour
 	// GrantTTL is how long an approval waits for the retry.
 	GrantTTL = 5 * time.Minute
@@ -51,6 +53,9 @@ type Pending struct {
 	// Record is the id of the denial's audit record.
 	Record  string    `json:"record"`
 	Created time.Time `json:"created"`
+	// Expires is when an unanswered request lapses: the prompt timeout
+	// after it was held, as a question at agentgate's own prompt would.
+	Expires time.Time `json:"expires,omitzero"`
 	// Approved is when a person approved it; zero while it waits.
 	Approved time.Time `json:"approved,omitzero"`
 }
@@ -90,6 +95,11 @@ func validPendingID(id string) bool {
 func (e *Engine) hold(j *Judgement, record string) (Pending, error) {
 	p := Pending{ID: newPendingID(), Command: j.Request.Text, Cwd: j.Cwd, Session: j.Session,
 		Harness: harnessOf(j), Reasons: j.Decision.Reasons(), Resolved: resolvedWords(j), Record: record, Created: e.Now().UTC()}
+	wait := PendingTTL
+	if j.Config != nil && j.Config.PromptTimeout > 0 {
+		wait = j.Config.PromptTimeout
+	}
+	p.Expires = p.Created.Add(wait)
 	if err := os.MkdirAll(e.pendingDir(), 0o700); err != nil {
 		return Pending{}, err
 	}
@@ -170,6 +180,9 @@ func (e *Engine) PendingList() ([]Pending, error) {
 func expired(p Pending, now time.Time) bool {
 	if !p.Approved.IsZero() {
 		return now.After(p.Approved.Add(GrantTTL))
+	}
+	if !p.Expires.IsZero() {
+		return now.After(p.Expires)
 	}
 	return now.After(p.Created.Add(PendingTTL))
 }

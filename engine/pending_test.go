@@ -68,11 +68,25 @@ func TestPendingLifecycle(t *testing.T) {
 	if r := e.Route(j); r.Action != Prompt {
 		t.Errorf("a lapsed approval ran: %+v", r)
 	}
-	// A request nobody answers expires.
+	// A request nobody answers expires: with the prompt timeout, as a
+	// question at agentgate's own prompt would, else after PendingTTL.
 	dn = e.Escalate(j).Refuse(NoOneToAsk("test"))
 	*now = now.Add(PendingTTL + time.Second)
 	if _, err := e.PendingGet(dn.Pending); err == nil {
 		t.Errorf("an expired request can still be approved")
+	}
+	cfg.PromptTimeout = 2 * time.Minute
+	dn = e.Escalate(j).Refuse(NoOneToAsk("test"))
+	*now = now.Add(time.Minute)
+	if _, err := e.PendingGet(dn.Pending); err != nil {
+		t.Errorf("a request within the prompt timeout cannot be approved: %v", err)
+	}
+	*now = now.Add(time.Minute + time.Second)
+	if _, err := e.PendingGet(dn.Pending); err == nil {
+		t.Errorf("a request past the prompt timeout can still be approved")
+	}
+	if list, _ := e.PendingList(); len(list) != 0 {
+		t.Errorf("expired requests are still listed: %v", list)
 	}
 }
 
