@@ -590,49 +590,8 @@ func reaches(p, dir string) bool {
 	return within(filepath.Clean(p), dir) || within(resolve(p), d) || within(resolve(filepath.Clean(p)), d)
 }
 
-// maxLinks bounds the symbolic links resolve follows.
-const maxLinks = 64
-
-// resolve is the absolute path p as the kernel resolves it: each symbolic
-// link followed where it is met, ".." taken after it. The part of p that
-// does not exist is appended as written; a loop, or more than maxLinks
-// links, leaves p cleaned (and so compared as text).
-func resolve(p string) string {
-	cur := string(filepath.Separator)
-	rest := strings.Split(p, string(filepath.Separator))
-	for links := 0; len(rest) > 0; {
-		c := rest[0]
-		rest = rest[1:]
-		switch c {
-		case "", ".":
-			continue
-		case "..":
-			cur = filepath.Dir(cur)
-			continue
-		}
-		next := filepath.Join(cur, c)
-		fi, err := os.Lstat(next)
-		switch {
-		case err != nil:
-			return filepath.Join(append([]string{next}, rest...)...)
-		case fi.Mode()&os.ModeSymlink != 0:
-			if links++; links > maxLinks {
-				return filepath.Clean(p)
-			}
-			target, err := os.Readlink(next)
-			if err != nil {
-				return filepath.Clean(p)
-			}
-			if filepath.IsAbs(target) {
-				cur = string(filepath.Separator)
-			}
-			rest = append(strings.Split(target, string(filepath.Separator)), rest...)
-		default:
-			cur = next
-		}
-	}
-	return cur
-}
+// resolve is p as the kernel resolves it (fsutil.Resolve).
+func resolve(p string) string { return fsutil.Resolve(p) }
 
 // entry is one key of a configuration file.
 type entry struct{ key, value string }

@@ -3,7 +3,6 @@ package hook
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -11,6 +10,7 @@ import (
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/engine"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/internal/visible"
 )
 
@@ -299,36 +299,11 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 
 // writeTarget is the file a write to abs changes: every link on the way
 // followed, a dangling one too, since a write creates its target (a red
-// team's "notes.txt -> .git/commondir", which does not exist yet, let a
+// team's "notes.txt -> .git/commondir", which did not exist yet, let a
 // patch plant git's common directory), and the missing components taken
-// as they are written (a write creates its directories). After 40 links
-// the path is given up on as it stands.
-func writeTarget(abs string) string {
-	parts := strings.Split(strings.Trim(filepath.Clean(abs), "/"), "/")
-	cur, hops := "/", 0
-	for i := 0; i < len(parts); i++ {
-		next := filepath.Join(cur, parts[i])
-		fi, err := os.Lstat(next)
-		if err != nil || fi.Mode()&os.ModeSymlink == 0 || hops >= 40 {
-			cur = next
-			continue
-		}
-		hops++
-		target, err := os.Readlink(next)
-		if err != nil {
-			cur = next
-			continue
-		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(cur, target)
-		}
-		// Walk the link's target from the root, then what follows it.
-		rest := parts[i+1:]
-		parts = append(strings.Split(strings.Trim(filepath.Clean(target), "/"), "/"), rest...)
-		cur, i = "/", -1
-	}
-	return cur
-}
+// as they are written (a write creates its directories): fsutil.Resolve,
+// the walk gitsafe judges repository paths with.
+func writeTarget(abs string) string { return fsutil.Resolve(abs) }
 
 // writeProtected are names a write makes dangerous beyond the
 // self-protected paths a read may still name: direnv runs .envrc on the
