@@ -316,7 +316,7 @@ func Load(o Options) (*Config, error) {
 		c.UntrustedDirs = append(c.UntrustedDirs, f.UntrustedDirs...)
 		if !l.trusted {
 			// An untrusted file may still tighten confinement.
-			if err := c.tightenSandbox(f, l.path, data); err != nil {
+			if err := c.tighten(f, l.path, data); err != nil {
 				return nil, err
 			}
 			continue
@@ -363,10 +363,11 @@ func Load(o Options) (*Config, error) {
 		if f.BreakerWindow != nil {
 			window.offer(f.BreakerWindow.Duration, src, true)
 		}
-		// Sandbox settings only tighten, whichever file sets them and
-		// whether or not it is trusted: "require" anywhere holds, and the
-		// tightest floor wins.
-		if err := c.tightenSandbox(f, l.path, data); err != nil {
+		// The sandbox settings and command_timeout only tighten,
+		// whichever file sets them and whether or not it is trusted:
+		// "require" anywhere holds, and the tightest floor and the
+		// shortest limit win.
+		if err := c.tighten(f, l.path, data); err != nil {
 			return nil, err
 		}
 		if f.Audit.MaxSize != nil {
@@ -540,9 +541,9 @@ func ProjectFiles(cwd, home string) []ProjectFile {
 	}
 }
 
-// tightenSandbox applies a file's sandbox settings, which can only make
-// confinement stricter.
-func (c *Config) tightenSandbox(f *file, path string, data []byte) error {
+// tighten applies a file's settings that can only make agentgate
+// stricter: sandbox, min_rule_sandbox and command_timeout.
+func (c *Config) tighten(f *file, path string, data []byte) error {
 	switch f.Sandbox {
 	case "":
 	case "require":

@@ -68,11 +68,8 @@ var packPins = map[string][][2]string{
 
 // pinPacks sets the pins of every pack program the decision runs.
 func pinPacks(d gate.Decision, environ []string) []string {
-	for _, argv := range d.Commands() {
-		if len(argv) == 0 {
-			continue
-		}
-		for _, kv := range packPins[filepath.Base(argv[0])] {
+	for _, prog := range programs(d) {
+		for _, kv := range packPins[filepath.Base(prog)] {
 			environ = setEnv(environ, kv[0], kv[1])
 		}
 	}

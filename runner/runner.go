@@ -11,12 +11,12 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"golang.org/x/term"
 
+	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/sandbox"
 )
 
@@ -200,17 +200,8 @@ func descendants(pid int) []int {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 {
+		f, ok := fsutil.StatFields(e.Name()) // ppid is field 4
+		if !ok || len(f) < 2 {
 			continue
 		}
 		if ppid, err := strconv.Atoi(f[1]); err == nil {

@@ -4,10 +4,11 @@ package session
 
 import (
 	"fmt"
-	"os"
-	"strings"
+	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // ID names the session: the explicit name (from --session or
@@ -29,21 +30,10 @@ func ID(explicit string) string {
 }
 
 // startTime reads field 22 (starttime, in clock ticks since boot) of
-// /proc/PID/stat. The command name (field 2) may hold spaces and
-// parentheses, so fields are counted after its closing parenthesis.
+// /proc/PID/stat.
 func startTime(pid int) (string, bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return "", false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return "", false
-	}
-	fields := strings.Fields(s[i+1:])
-	// fields[0] is field 3 (state); starttime is field 22.
-	if len(fields) < 20 {
+	fields, ok := fsutil.StatFields(strconv.Itoa(pid))
+	if !ok || len(fields) < 20 {
 		return "", false
 	}
 	return fields[19], true
