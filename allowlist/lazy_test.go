@@ -1,6 +1,7 @@
 package allowlist
 
 import (
+	"github.com/agentgate/agentgate/internal/testenv"
 	"os"
 	"os/exec"
 	"strconv"
@@ -30,6 +31,7 @@ func TestTablesBuiltOnFirstUse(t *testing.T) {
 		os.Stdout.WriteString("built=" + strconv.Itoa(built) + " of " + strconv.Itoa(len(builtin)) + "\n")
 		return
 	}
+	testenv.NoRaceExitSleep()
 	c := exec.Command(os.Args[0], "-test.run=^TestTablesBuiltOnFirstUse$")
 	c.Env = append(os.Environ(), "AGENTGATE_LAZY_CHILD=1")
 	out, err := c.CombinedOutput()

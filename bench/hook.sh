@@ -11,6 +11,7 @@
 set -euo pipefail
 rounds=${1:-200}
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/agentgate" .
@@ -40,22 +41,7 @@ run() {
 	*_git) "$ag" hook "${1%_git}" <"$tmp/${1%_git}-git.json" ;;
 	esac
 }
-for n in "${names[@]}"; do : >"$tmp/$n"; run "$n" >/dev/null; done
-for ((i = 0; i < rounds; i++)); do
-	for n in "${names[@]}"; do
-		s=$EPOCHREALTIME
-		run "$n" >/dev/null || true
-		e=$EPOCHREALTIME
-		echo "$(((${e/./} - ${s/./})))" >>"$tmp/$n"
-	done
-done
-median() { sort -n "$1" | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-declare -A med
-for n in "${names[@]}"; do med[$n]=$(median "$tmp/$n"); done
-printf '%-12s %10s\n' variant 'median µs'
-for n in "${names[@]}"; do printf '%-12s %10s\n' "$n" "${med[$n]}"; done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-echo
+measure "$rounds"
 for h in claude codex gemini cursor; do
 	echo "agentgate hook $h / agentgate check, 'ls -la'    = $(ratio "${med[${h}_ls]}" "${med[check_ls]}")"
 done

@@ -10,6 +10,7 @@
 set -euo pipefail
 rounds=${1:-300}
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/agentgate" .
@@ -40,22 +41,7 @@ run() {
 	agentgate_denied) "$ag" exec -- 'touch x' 2>/dev/null || true ;;
 	esac
 }
-for n in "${names[@]}"; do : >"$tmp/$n"; run "$n" >/dev/null; done
-for ((i = 0; i < rounds; i++)); do
-	for n in "${names[@]}"; do
-		s=$EPOCHREALTIME
-		run "$n" >/dev/null
-		e=$EPOCHREALTIME
-		echo "$(((${e/./} - ${s/./})))" >>"$tmp/$n"
-	done
-done
-median() { sort -n "$1" | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-declare -A med
-for n in "${names[@]}"; do med[$n]=$(median "$tmp/$n"); done
-printf '%-16s %10s\n' variant 'median µs'
-for n in "${names[@]}"; do printf '%-16s %10s\n' "$n" "${med[$n]}"; done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
-echo
+measure "$rounds"
 echo "agentgate exec -- true  / bash -c true     = $(ratio "${med[agentgate_true]}" "${med[bash_true]}")   (bash builtin: agentgate, then bash)"
 echo "agentgate exec -- 'ls'  / bash -c 'ls'     = $(ratio "${med[agentgate_ls]}" "${med[bash_ls]}")   (literal command: agentgate execs ls directly)"
 echo "agentgate exec -- 'ls'  / ls               = $(ratio "${med[agentgate_ls]}" "${med[ls_direct]}")"

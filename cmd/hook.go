@@ -12,6 +12,8 @@ import (
 
 	"github.com/agentgate/agentgate/hook"
 	"github.com/agentgate/agentgate/session"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // HookOptions are the inputs of "agentgate hook HOST".
@@ -141,8 +143,6 @@ func selfPath() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		p = r
-	}
-	return filepath.Abs(p)
+	p, err = filepath.Abs(p)
+	return fsutil.Resolve(p), err
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/session"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // Out-of-band approval: a command that would have asked, refused because
@@ -298,7 +300,7 @@ func resolvedWords(j *Judgement) []string {
 			if _, err := os.Lstat(p); err != nil {
 				continue
 			}
-			real, err := filepath.EvalSymlinks(p)
+			_, real, err := fsutil.Walk(p)
 			if err != nil {
 				real = "?" + err.Error()
 			}

@@ -70,32 +70,6 @@ func tsvRows(t testing.TB, path string) []map[string]string {
 	return out
 }
 
-// unescapeCopy undoes PostgreSQL COPY text escapes (guard_cases.tsv).
-func unescapeCopy(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			switch s[i] {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			default:
-				b.WriteByte(s[i])
-			}
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
 // allRules are the default rules with every pack on.
 func allRules() []allowlist.Rule {
 	return append(allowlist.Defaults(), allowlist.PackRules(allowlist.PackNames())...)
@@ -239,7 +213,7 @@ func peerReadOnly(t testing.TB) []string {
 		}
 		for _, tool := range allowlistTools {
 			if strings.HasPrefix(r["source"], tool+":") {
-				out = append(out, unescapeCopy(r["command"]))
+				out = append(out, copyUnescape(r["command"]))
 				break
 			}
 		}
@@ -259,7 +233,7 @@ func peerDanger(t testing.TB) []string {
 	var out []string
 	for _, r := range tsvRows(t, sharedFile(t, "peer-vectors/guard_cases.tsv")) {
 		if r["expected"] == "block" {
-			out = append(out, unescapeCopy(r["command"]))
+			out = append(out, copyUnescape(r["command"]))
 		}
 	}
 	for _, r := range tsvRows(t, sharedFile(t, "peer-vectors/codex_cases.tsv")) {

@@ -227,7 +227,7 @@ func isDir(p string) bool {
 
 // physical is p (relative to dir) as the kernel resolves it: symbolic
 // links followed, ".." taken after them ("link/.." is the parent of the
-// link's target, not dir). A path that does not exist is only cleaned.
+// link's target, not dir), by fsutil.Resolve.
 func physical(dir, p string) string {
 	if p == "" {
 		return ""
@@ -235,10 +235,7 @@ func physical(dir, p string) string {
 	if !filepath.IsAbs(p) {
 		p = dir + string(filepath.Separator) + p
 	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return filepath.Clean(p)
+	return fsutil.Resolve(p)
 }
 
 // rawJoin joins a relative p to dir without cleaning: ".." after a

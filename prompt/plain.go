@@ -74,14 +74,21 @@ func askPlain(ctx context.Context, tty *os.File, q Question, challenge string) R
 		}
 	}
 	if res.Choice.Allows() && challenge != "" {
-		fmt.Fprintf(tty, "Type %s to confirm (anything else denies): ", challenge)
-		typed, err := t.readLine(ctx)
-		if err != nil {
-			return endingOfLine(ctx, err)
-		}
-		if strings.TrimSpace(typed) != challenge {
-			return Result{Choice: Deny, Ending: Answered, ChallengeFailed: true}
-		}
+		return t.confirmPlain(ctx, res, challenge)
+	}
+	return res
+}
+
+// confirmPlain asks for the challenge word after an allowing answer,
+// line by line; anything but the word denies.
+func (t *terminal) confirmPlain(ctx context.Context, res Result, challenge string) Result {
+	fmt.Fprintf(t.f, "Type %s to confirm (anything else denies): ", challenge)
+	typed, err := t.readLine(ctx)
+	if err != nil {
+		return endingOfLine(ctx, err)
+	}
+	if strings.TrimSpace(typed) != challenge {
+		return Result{Choice: Deny, Ending: Answered, ChallengeFailed: true}
 	}
 	return res
 }

@@ -169,14 +169,7 @@ func Confirm(ctx context.Context, tty *os.File, c Change, o Options) Result {
 				fmt.Fprintf(tty, "  %s\n", l)
 			}
 			if res = t.pickPlain(ctx, opts); res.Ending == Answered && res.Choice.Allows() && challenge != "" {
-				fmt.Fprintf(tty, "Type %s to confirm (anything else denies): ", challenge)
-				typed, err := t.readLine(ctx)
-				if err != nil {
-					return endingOfLine(ctx, err)
-				}
-				if strings.TrimSpace(typed) != challenge {
-					return Result{Choice: Deny, Ending: Answered, ChallengeFailed: true}
-				}
+				return t.confirmPlain(ctx, res, challenge)
 			}
 			return res
 		}

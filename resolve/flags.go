@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // opt is one option of a command line, as getopt reads it.
@@ -270,10 +271,8 @@ func (r *resolver) impliedNoIndex(operands []string) bool {
 	for _, w := range operands {
 		if p := r.lexical(w); p != "" {
 			// Physical, as git's work tree top is.
-			if real, err := filepath.EvalSymlinks(p); err == nil {
-				paths = append(paths, real)
-			} else if _, err := os.Lstat(p); err == nil {
-				paths = append(paths, p)
+			if _, err := os.Lstat(p); err == nil {
+				paths = append(paths, fsutil.Resolve(p))
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // AgentWritable reports whether dir lies in a directory the agent can be
@@ -49,7 +51,7 @@ func (o Options) AgentWritable(dir string) (string, bool) {
 			return root, true
 		}
 		// The same directory reached through a symlink (/tmp -> /private/tmp).
-		if real, err := filepath.EvalSymlinks(root); err == nil && within(dir, real) {
+		if within(dir, fsutil.Resolve(root)) {
 			return root, true
 		}
 	}

@@ -87,9 +87,6 @@ type Options struct {
 // DefaultMaxWalk is the default bound of a tree walk.
 const DefaultMaxWalk = 20000
 
-// maxLinks is the kernel's bound on symlinks followed in one lookup.
-const maxLinks = 40
-
 // Check judges the commands of an allowed decision (argv lists) and the
 // files its input redirects open, and returns the reasons to ask, most
 // important first; none means nothing was found. It never returns an
@@ -281,66 +278,14 @@ func (r *resolver) lexical(c string) string {
 	return r.o.Cwd + "/" + c
 }
 
-// walkLinks looks abs up component by component as the kernel does and
-// returns every symlink on the way and every path its targets lead to,
-// the final path last. A component that does not exist ends the walk; the
-// rest is taken as written.
+// walkLinks is fsutil.Walk as one list: every symlink on the way and
+// every path its targets lead to, the final path last.
 func walkLinks(abs string) ([]string, error) {
-	var visited []string
-	cur := "/"
-	comps := strings.Split(abs, "/")
-	links := 0
-	for len(comps) > 0 {
-		c := comps[0]
-		comps = comps[1:]
-		switch c {
-		case "", ".":
-			continue
-		case "..":
-			cur = path.Dir(cur)
-			continue
-		}
-		next := path.Join(cur, c)
-		fi, err := os.Lstat(next)
-		if err != nil {
-			rest := path.Join(append([]string{next}, comps...)...)
-			return append(visited, rest), nil
-		}
-		if fi.Mode()&os.ModeSymlink == 0 {
-			cur = next
-			continue
-		}
-		links++
-		if links > maxLinks {
-			return visited, fmt.Errorf("more than %d symlinks", maxLinks)
-		}
-		visited = append(visited, next)
-		target, err := os.Readlink(next)
-		if err != nil {
-			if isProcLink(next) {
-				// /proc/PID/root of a process we may not inspect: the
-				// path it names from the root.
-				target = "/"
-			} else {
-				return visited, err
-			}
-		}
-		if !strings.HasPrefix(target, "/") && strings.Contains(target, ":[") {
-			// /proc/PID/fd/N of a pipe or socket: not a path.
-			return visited, nil
-		}
-		if strings.HasPrefix(target, "/") {
-			cur = "/"
-		}
-		visited = append(visited, path.Join(cur, target))
-		comps = append(strings.Split(target, "/"), comps...)
+	via, final, err := fsutil.Walk(abs)
+	if err != nil {
+		return via, err
 	}
-	return append(visited, cur), nil
-}
-
-func isProcLink(p string) bool {
-	parts := strings.Split(p, "/")
-	return len(parts) == 4 && parts[1] == "proc" && (parts[3] == "root" || parts[3] == "cwd" || parts[3] == "exe")
+	return append(via, final), nil
 }
 
 // procAliases returns p and, for a path under /proc/PID/task/TID/, the

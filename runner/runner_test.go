@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"github.com/agentgate/agentgate/internal/testenv"
 	"os"
 	"os/exec"
 	"strconv"
@@ -25,6 +26,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(code)
 	}
+	testenv.NoRaceExitSleep()
 	os.Exit(m.Run())
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/agentgate/agentgate/internal/testenv"
 	"net"
 	"os"
 	"os/exec"
@@ -29,6 +30,7 @@ var update = flag.Bool("u", false, "update testscript golden files")
 // TestMain registers agentgate for the scripts: the same Main the
 // binary's main calls, with the starter config the binary embeds.
 func TestMain(m *testing.M) {
+	testenv.NoRaceExitSleep()
 	testscript.Main(m, map[string]func(){"agentgate": func() {
 		// The installed binary reads the policy from /etc only; the
 		// scripts give theirs through the test binary's own variable.
