@@ -47,9 +47,7 @@ func hostArg(c *cobra.Command, args []string) error {
 }
 
 func newCmdInstall(env *Env, runF func(*InstallOptions) error) *cobra.Command {
-	o := &InstallOptions{Env: env, Self: selfPath}
-	var user bool
-	c := &cobra.Command{
+	return hostCommand(env, runF, installRun, "write", &cobra.Command{
 		Use:   "install HOST [--user|--project]",
 		Short: "Put agentgate's hook into an agent's configuration (claude, codex, gemini, cursor)",
 		Long: `Write the hook that sends HOST's shell commands through agentgate into its
@@ -72,20 +70,28 @@ the entries install wrote. Check the result with 'agentgate doctor'.`,
 		Example: `  agentgate install claude
   agentgate install codex
   agentgate install gemini --project`,
-		Args: hostArg,
-		RunE: func(c *cobra.Command, args []string) error {
-			o.Host = args[0]
-			if user && o.Project {
-				return usagef("", "--user and --project are exclusive")
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return installRun(o)
-		},
+	})
+}
+
+// hostCommand wires install and uninstall alike: one HOST argument and
+// the exclusive --user/--project scope; verb says what they do to the
+// configuration.
+func hostCommand(env *Env, runF, run func(*InstallOptions) error, verb string, c *cobra.Command) *cobra.Command {
+	o := &InstallOptions{Env: env, Self: selfPath}
+	var user bool
+	if runF != nil {
+		run = runF
 	}
-	c.Flags().BoolVar(&user, "user", false, "write the user's configuration (the default)")
-	c.Flags().BoolVar(&o.Project, "project", false, "write the project's configuration in the current directory")
+	c.Args = hostArg
+	c.RunE = func(c *cobra.Command, args []string) error {
+		o.Host = args[0]
+		if user && o.Project {
+			return usagef("", "--user and --project are exclusive")
+		}
+		return run(o)
+	}
+	c.Flags().BoolVar(&user, "user", false, verb+" the user's configuration (the default)")
+	c.Flags().BoolVar(&o.Project, "project", false, verb+" the project's configuration in the current directory")
 	return c
 }
 
@@ -202,30 +208,14 @@ func unstablePath(self, home string, temps []string) string {
 }
 
 func newCmdUninstall(env *Env, runF func(*InstallOptions) error) *cobra.Command {
-	o := &InstallOptions{Env: env, Self: selfPath}
-	var user bool
-	c := &cobra.Command{
+	return hostCommand(env, runF, uninstallRun, "change", &cobra.Command{
 		Use:   "uninstall HOST [--user|--project]",
 		Short: "Remove agentgate's hook from an agent's configuration",
 		Long: `Remove exactly the entries 'agentgate install HOST' wrote (whatever
 agentgate path they name) and, for Codex, their trust; everything else in
 the file stays. A changed file is backed up beside itself first.`,
 		Example: `  agentgate uninstall claude`,
-		Args:    hostArg,
-		RunE: func(c *cobra.Command, args []string) error {
-			o.Host = args[0]
-			if user && o.Project {
-				return usagef("", "--user and --project are exclusive")
-			}
-			if runF != nil {
-				return runF(o)
-			}
-			return uninstallRun(o)
-		},
-	}
-	c.Flags().BoolVar(&user, "user", false, "change the user's configuration (the default)")
-	c.Flags().BoolVar(&o.Project, "project", false, "change the project's configuration in the current directory")
-	return c
+	})
 }
 
 func uninstallRun(o *InstallOptions) error {

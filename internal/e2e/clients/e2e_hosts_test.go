@@ -443,49 +443,55 @@ func checkEscalationAudited(t *testing.T, w *world, h host, command, session str
 
 // TestHosts drives each real client through every case.
 func TestHosts(t *testing.T) {
+	eachHost(t, func(t *testing.T, h host, bin string) {
+		ag := hookAgentgate(t)
+		for _, c := range hostCases {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				if why, ok := c.skip[h.name]; ok {
+					t.Skip(why)
+				}
+				w := newWorld(t, ag)
+				planted := ""
+				if c.setup != nil {
+					planted = c.setup(w)
+				}
+				w.installHook(h)
+				s, url := newStandIn(t, c.command(h), h.proto)
+				session, out, err := h.run(w, bin, url)
+				if err != nil {
+					t.Logf("%s: %v\n%s", h.name, err, out)
+				}
+				// A refusal, not a broken hook: Gemini CLI reports a
+				// hook that exits 2 as "Hook(s) [agentgate] failed";
+				// agentgate's JSON deny reads as a blocked tool.
+				if strings.Contains(out, "agentgate") && strings.Contains(out, "failed") && strings.Contains(out, "Hook") {
+					t.Errorf("%s shows agentgate's answer as a failed hook:\n%s", h.name, out)
+				}
+				if session == "" {
+					t.Errorf("%s reported no session id", h.name)
+				}
+				if s.timesAsked() == 0 {
+					t.Fatalf("%s never asked the stand-in for the shell call: the harness is broken\nout: %s\n%s", h.name, out, s.summary())
+				}
+				c.check(t, w, s, h, session, planted)
+				if t.Failed() {
+					t.Logf("client output:\n%s\n%s", out, s.summary())
+				}
+			})
+		}
+	})
+}
+
+// eachHost runs f for each real client, in parallel, with its binary.
+func eachHost(t *testing.T, f func(t *testing.T, h host, bin string)) {
 	if testing.Short() {
 		t.Skip("end-to-end tests with real clients are not short")
 	}
 	for _, h := range []host{claudeHost, codexHost, geminiHost} {
 		t.Run(h.name, func(t *testing.T) {
 			t.Parallel()
-			bin := clientBin(t, h.bin)
-			ag := hookAgentgate(t)
-			for _, c := range hostCases {
-				t.Run(c.name, func(t *testing.T) {
-					t.Parallel()
-					if why, ok := c.skip[h.name]; ok {
-						t.Skip(why)
-					}
-					w := newWorld(t, ag)
-					planted := ""
-					if c.setup != nil {
-						planted = c.setup(w)
-					}
-					w.installHook(h)
-					s, url := newStandIn(t, c.command(h), h.proto)
-					session, out, err := h.run(w, bin, url)
-					if err != nil {
-						t.Logf("%s: %v\n%s", h.name, err, out)
-					}
-					// A refusal, not a broken hook: Gemini CLI reports a
-					// hook that exits 2 as "Hook(s) [agentgate] failed";
-					// agentgate's JSON deny reads as a blocked tool.
-					if strings.Contains(out, "agentgate") && strings.Contains(out, "failed") && strings.Contains(out, "Hook") {
-						t.Errorf("%s shows agentgate's answer as a failed hook:\n%s", h.name, out)
-					}
-					if session == "" {
-						t.Errorf("%s reported no session id", h.name)
-					}
-					if s.timesAsked() == 0 {
-						t.Fatalf("%s never asked the stand-in for the shell call: the harness is broken\nout: %s\n%s", h.name, out, s.summary())
-					}
-					c.check(t, w, s, h, session, planted)
-					if t.Failed() {
-						t.Logf("client output:\n%s\n%s", out, s.summary())
-					}
-				})
-			}
+			f(t, h, clientBin(t, h.bin))
 		})
 	}
 }
@@ -515,22 +521,15 @@ func TestPlantedGitIsReal(t *testing.T) {
 // included. Without it, a host case could pass because the client refused
 // on its own.
 func TestHostsUnguarded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end tests with real clients are not short")
-	}
-	for _, h := range []host{claudeHost, codexHost, geminiHost} {
-		t.Run(h.name, func(t *testing.T) {
-			t.Parallel()
-			bin := clientBin(t, h.bin)
-			w := newWorld(t, "")
-			s, url := newStandIn(t, "cat .env && "+h.write, h.proto)
-			_, out, err := h.run(w, bin, url)
-			if !s.sawAnywhere(w.secret) {
-				t.Errorf("%s did not send cat .env's output to the model on its own (%v)\n%s\n%s", h.name, err, out, s.summary())
-			}
-			if w.exists(filepath.Join(w.project, "build", "out.o")) && !w.exists(filepath.Join(w.project, "made.txt")) {
-				t.Errorf("%s did not run %q on its own (%v)\n%s\n%s", h.name, h.write, err, out, s.summary())
-			}
-		})
-	}
+	eachHost(t, func(t *testing.T, h host, bin string) {
+		w := newWorld(t, "")
+		s, url := newStandIn(t, "cat .env && "+h.write, h.proto)
+		_, out, err := h.run(w, bin, url)
+		if !s.sawAnywhere(w.secret) {
+			t.Errorf("%s did not send cat .env's output to the model on its own (%v)\n%s\n%s", h.name, err, out, s.summary())
+		}
+		if w.exists(filepath.Join(w.project, "build", "out.o")) && !w.exists(filepath.Join(w.project, "made.txt")) {
+			t.Errorf("%s did not run %q on its own (%v)\n%s\n%s", h.name, h.write, err, out, s.summary())
+		}
+	})
 }
