@@ -167,6 +167,7 @@ var (
 // recursive judges the trees a recursive reader would read.
 func (r *resolver) recursive(prog string, words, argv []string) {
 	var roots []string
+	var only nameFilter
 	hidden, follow := true, false
 	switch path.Base(prog) {
 	case "grep", "egrep", "fgrep":
@@ -182,6 +183,7 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 		}
 		follow = has(opts, "-R", "--dereference-recursive")
 		roots = patternOperands(opts, operands)
+		only = grepIncludes(opts)
 	case "rg":
 		opts, operands := getopt(words, rgArg, rgLong)
 		u := 0
@@ -196,6 +198,13 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 		hidden = u >= 2 || has(opts, "--hidden", "-.", "--ignore-file", "--no-ignore", "--no-ignore-dot",
 			"--no-ignore-vcs", "--no-ignore-parent", "--no-ignore-exclude", "--no-ignore-files", "--no-ignore-global")
 		follow = has(opts, "-L", "--follow")
+		// A glob or type that selects files overrides rg's skipping of
+		// hidden ones: "rg KEY -g '*.env'" reads .env, "-t sh" reads
+		// .bashrc. Then the walk looks at hidden entries too.
+		only = rgGlobs(opts)
+		if len(only.suffixes) > 0 || only.positive || has(opts, "-t", "--type") {
+			hidden = true
+		}
 		if has(opts, "--files", "--type-list") && len(operands) == 0 {
 			roots = []string{"."}
 		} else {
@@ -239,7 +248,97 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 	if path.Base(prog) == "rg" && !hidden && r.unignores(roots) {
 		hidden = true
 	}
-	r.walkRoots(roots, hidden, follow)
+	r.walkRoots(roots, hidden, follow, only)
+}
+
+// nameFilter is what an include filter lets a recursive reader read:
+// with active set, only files whose names end with one of suffixes (taken
+// without regard to case, which only widens it). Only filters of the
+// form "*SUFFIX", with no other pattern character, narrow a walk: for
+// them grep's fnmatch and rg's gitignore globs agree with a plain suffix
+// test, whatever they match against (base name, path, or any tail of it).
+// Any other include pattern could match a secret's name, so it leaves the
+// walk as wide as it was.
+type nameFilter struct {
+	suffixes []string
+	active   bool
+	positive bool // rg: a glob that selects files was given, simple or not
+}
+
+// skips reports whether a file of this name is certainly not read.
+func (f nameFilter) skips(name string) bool {
+	if !f.active {
+		return false
+	}
+	for _, s := range f.suffixes {
+		if len(name) >= len(s) && strings.EqualFold(name[len(name)-len(s):], s) {
+			return false
+		}
+	}
+	return true
+}
+
+// globSuffix is SUFFIX of a pattern "*SUFFIX" with no other pattern
+// character, no path separator and no rg alternation or negation.
+func globSuffix(pat string) (string, bool) {
+	rest, ok := strings.CutPrefix(pat, "*")
+	if !ok || rest == "" || strings.ContainsAny(rest, "*?[]{}\\/!,") {
+		return "", false
+	}
+	return rest, true
+}
+
+// grepIncludes is the filter of grep's --include options. GNU grep reads
+// a file no --include or --exclude matches unless the first of those
+// options is --include, and the last matching one wins: so when the
+// first is --include, a file matching no include is not read, whatever
+// the excludes say.
+func grepIncludes(opts []opt) nameFilter {
+	var f nameFilter
+	first := true
+	for _, o := range opts {
+		isInclude := o.name == "--include" || o.name != "--exclude" && has([]opt{o}, "--include")
+		isExclude := o.name == "--exclude" || has([]opt{o}, "--exclude-from")
+		switch {
+		case isInclude:
+			if first {
+				f.active = true
+			}
+			first = false
+			suffix, ok := globSuffix(o.value)
+			if !ok {
+				return nameFilter{}
+			}
+			f.suffixes = append(f.suffixes, suffix)
+		case isExclude:
+			first = false
+		}
+	}
+	return f
+}
+
+// rgGlobs is the filter of rg's -g/--glob/--iglob options: with one glob
+// that selects files (not "!..."), rg reads only files some selecting glob
+// matches; "!" globs only take more away.
+func rgGlobs(opts []opt) nameFilter {
+	var f nameFilter
+	simple := true
+	for _, o := range opts {
+		if o.name != "-g" && !has([]opt{o}, "--glob", "--iglob") || strings.HasPrefix(o.value, "!") {
+			continue
+		}
+		f.positive = true
+		if suffix, ok := globSuffix(o.value); ok {
+			f.suffixes = append(f.suffixes, suffix)
+		} else {
+			simple = false
+		}
+	}
+	f.active = f.positive && simple
+	if !simple {
+		f.suffixes = nil
+	}
+	return f
 }
 
 // patternOperands are the file operands of grep and rg: all operands when

@@ -134,7 +134,7 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 	if len(o.ReadTrees) > 0 {
 		r.dashNames(o.ReadTrees)
 		r.splitNames(o.ReadTrees)
-		r.walkRoots(o.ReadTrees, true, false)
+		r.walkRoots(o.ReadTrees, true, false, nameFilter{})
 	}
 	return r.out
 }

@@ -122,6 +122,44 @@ func TestCheck(t *testing.T) {
 				t.Skip(err)
 			}
 		}, argv: []string{"grep", "-r", "x", "src"}, want: "hard link"},
+		// Include filters narrow what a recursive reader reads (issue 18);
+		// a glob that selects files makes rg read hidden ones.
+		{name: "grep -r --include=*.go past a .env", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"grep", "-rn", "--include=*.go", "func main", "."}},
+		{name: "grep -r --include, abbreviated, past a key", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/src/server.key", []byte("K"), 0o600)
+		}, argv: []string{"grep", "-r", "--incl", "*.go", "x", "src"}},
+		{name: "grep -r with an include matching the .env", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"grep", "-r", "--include=*.go", "--include=*.ENV", "x", "."}, want: ".env"},
+		{name: "grep -r with --exclude first: unmatched files are read", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"grep", "-r", "--exclude=*.txt", "--include=*.go", "x", "."}, want: ".env"},
+		{name: "grep -r with an include pattern not a plain suffix", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"grep", "-r", "--include=*.e?v", "x", "."}, want: ".env"},
+		{name: "grep -r --include, a link named like source to a key", plant: func(t *testing.T, w world) {
+			os.Symlink(w.home+"/.ssh/id_ed25519", w.proj+"/src/k.go")
+		}, argv: []string{"grep", "-R", "--include=*.go", "x", "src"}, want: "~/.ssh"},
+		{name: "grep -R --include, a link to a directory outside", plant: func(t *testing.T, w world) {
+			os.Symlink(w.home, w.proj+"/src/up")
+		}, argv: []string{"grep", "-R", "--include=*.go", "x", "src"}, want: "leading out of the tree"},
+		{name: "rg -g selecting .env reads it, hidden or not", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"rg", "K", "-g", "*.env"}, want: ".env"},
+		{name: "rg --iglob in another case", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"rg", "K", "--iglob=*.ENV"}, want: ".env"},
+		{name: "rg -t selects hidden files of the type", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"rg", "K", "-t", "sh"}, want: ".env"},
+		{name: "rg -g *.go past a .env", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"rg", "--hidden", "K", "-g", "*.go"}},
+		{name: "rg -g *.go with a glob that is not a suffix", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"rg", "K", "-g", "*.go", "-g", ".e*"}, want: ".env"},
 		{name: "grep -r over a FIFO", plant: func(t *testing.T, w world) {
 			unix.Mkfifo(w.proj+"/src/pipe", 0o600)
 		}, argv: []string{"grep", "-r", "x", "src"}, want: "special file"},

@@ -27,7 +27,7 @@ var WalkTimeout = 10 * time.Second
 // followed only when follow is set. It asks at the first sensitive file,
 // symlink leading out of the tree, special file or .git config holding a
 // credential, and when the walk passes its bound.
-func (r *resolver) walkRoots(roots []string, hidden, follow bool) {
+func (r *resolver) walkRoots(roots []string, hidden, follow bool, only nameFilter) {
 	max := r.o.MaxWalk
 	if max <= 0 {
 		max = DefaultMaxWalk
@@ -43,7 +43,7 @@ func (r *resolver) walkRoots(roots []string, hidden, follow bool) {
 		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 			continue
 		}
-		if why, ok := r.walkTree(root, real, hidden, follow, &budget); !ok {
+		if why, ok := r.walkTree(root, real, hidden, follow, only, &budget); !ok {
 			r.add(why)
 			return
 		}
@@ -55,7 +55,7 @@ func (r *resolver) walkRoots(roots []string, hidden, follow bool) {
 	}
 }
 
-func (r *resolver) walkTree(root, real string, hidden, follow bool, budget *int) (gate.Reason, bool) {
+func (r *resolver) walkTree(root, real string, hidden, follow bool, only nameFilter, budget *int) (gate.Reason, bool) {
 	type dir struct {
 		path  string
 		depth int
@@ -91,6 +91,11 @@ func (r *resolver) walkTree(root, real string, hidden, follow bool, budget *int)
 				return reason(p, "is a special file: reading it may block or never end"), false
 			}
 			if !hidden && strings.HasPrefix(name, ".") {
+				continue
+			}
+			if only.skips(name) && !e.IsDir() && !isDir(p) {
+				// An include filter keeps the reader out of this file
+				// (not out of a directory, nor one a link leads to).
 				continue
 			}
 			if pat, ok := r.o.Paths.MatchSensitive(p); ok {
@@ -175,4 +180,10 @@ func readDir(p string) ([]fs.DirEntry, error) {
 	}
 	defer f.Close()
 	return f.ReadDir(-1)
+}
+
+// isDir reports whether p, links followed, is a directory.
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
