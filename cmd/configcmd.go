@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"github.com/agentgate/agentgate/project"
 	"io"
 	"os"
 	"path/filepath"
@@ -87,52 +88,89 @@ func printConfig(w io.Writer, c *config.Config) {
 }
 
 func newCmdInit(env *Env) *cobra.Command {
-	var project bool
+	var projectFile, propose bool
 	c := &cobra.Command{
-		Use:   "init [--project]",
-		Short: "Write a commented starter config (never overwrites)",
+		Use:   "init [--project | --propose]",
+		Short: "Write a commented starter config (never overwrites); propose rules for the project's builds",
 		Long: `Write the commented starter configuration (the text of config.example.toml)
 to your user config, $XDG_CONFIG_HOME/agentgate/config.toml, or with
 --project to .agentgate.toml in the working directory. An existing file is
-never overwritten.`,
+never overwritten.
+
+With --project, the file also holds rules for the project's own build and
+test commands, found in its Makefile, package.json, go.mod, Cargo.toml and
+pyproject.toml (make test, npm run build, go test ...), each confined to
+the project (sandbox = "workspace": it may write inside the project, but
+not .git, the agents' settings or agentgate's files, and has no network),
+each with where it came from and what it runs today. They apply only
+after you read the file and run 'agentgate trust'. --propose prints
+them, for a file you already have, and writes nothing.`,
 		Example: `  agentgate init              # ~/.config/agentgate/config.toml
-  agentgate init --project    # ./.agentgate.toml, then: agentgate trust`,
+  agentgate init --project    # ./.agentgate.toml, then: agentgate trust
+  agentgate init --propose    # print rules for this project's builds and tests`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			path := env.UserConfig()
-			if project {
-				cwd, err := env.Getwd()
-				if err != nil {
-					return &internalError{err}
-				}
-				path = filepath.Join(cwd, ".agentgate.toml")
+			if projectFile && propose {
+				return usagef("", "--project and --propose are exclusive")
 			}
-			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-				return &internalError{err}
-			}
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-			if errors.Is(err, os.ErrExist) {
-				return usagef("edit it, or remove it first", "%s already exists; not overwriting it", path)
-			}
-			if err != nil {
-				return &internalError{err}
-			}
-			if _, err := f.WriteString(env.ExampleConfig); err != nil {
-				f.Close()
-				return &internalError{err}
-			}
-			if err := f.Close(); err != nil {
-				return &internalError{err}
-			}
-			fmt.Fprintf(env.Stdout, "wrote %s\n", path)
-			if project {
-				fmt.Fprintf(env.Stdout, "its allow rules apply once you run: agentgate trust %s\n", path)
-			}
-			return nil
+			return initRun(env, projectFile, propose)
 		},
 	}
-	c.Flags().BoolVar(&project, "project", false, "write .agentgate.toml in the working directory instead")
+	c.Flags().BoolVar(&projectFile, "project", false, "write .agentgate.toml in the working directory instead, with rules for its builds")
+	c.Flags().BoolVar(&propose, "propose", false, "print rules for the working directory's builds and tests; write nothing")
 	return c
+}
+
+func initRun(env *Env, projectFile, propose bool) error {
+	cwd, err := env.Getwd()
+	if err != nil {
+		return &internalError{err}
+	}
+	proposals := project.Commands(cwd)
+	if propose {
+		if len(proposals) == 0 {
+			fmt.Fprintf(env.Stdout, "no build or test commands found in %s (Makefile, package.json, go.mod, Cargo.toml, pyproject.toml)\n", cwd)
+			return nil
+		}
+		fmt.Fprintf(env.Stdout, "# rules for .agentgate.toml in %s (then: agentgate trust)%s", cwd, project.TOML(proposals))
+		return nil
+	}
+	path, text := env.UserConfig(), env.ExampleConfig
+	if projectFile {
+		path, text = filepath.Join(cwd, ".agentgate.toml"), text+project.TOML(proposals)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return &internalError{err}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		hint := "edit it, or remove it first"
+		if projectFile {
+			hint += "; 'agentgate init --propose' prints rules for this project's builds"
+		}
+		return usagef(hint, "%s already exists; not overwriting it", path)
+	}
+	if err != nil {
+		return &internalError{err}
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return &internalError{err}
+	}
+	if err := f.Close(); err != nil {
+		return &internalError{err}
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s\n", path)
+	switch {
+	case projectFile:
+		for _, p := range proposals {
+			fmt.Fprintf(env.Stdout, "  proposed: %-18s from %s: %s\n", p.Prefix, p.Source, p.Runs)
+		}
+		fmt.Fprintf(env.Stdout, "its allow rules apply once you have read it and run: agentgate trust %s\n", path)
+	case len(proposals) > 0:
+		fmt.Fprintf(env.Stdout, "this directory's builds and tests could run without asking, confined to it: agentgate init --project\n")
+	}
+	return nil
 }
 
 func newCmdTrust(env *Env) *cobra.Command {
