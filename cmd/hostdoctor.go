@@ -186,6 +186,9 @@ func bypasses(w io.Writer, host, path string) (problems int) {
 		problems++
 		fmt.Fprintf(w, "%s: problem: %s\n", host, b)
 	}
+	for _, n := range hook.Notes(host, path) {
+		fmt.Fprintf(w, "%s: note: %s\n", host, n)
+	}
 	return problems
 }
 

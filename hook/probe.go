@@ -115,13 +115,14 @@ func Probe(host, bin, command, dir string, env []string, timeout time.Duration) 
 
 // Bypasses lists what, beside the hook file at path, would keep a person
 // from seeing agentgate's question or its hook from running: Claude
-// Code's disableAllHooks, a default mode with no dialog and Bash allow
-// rules; Gemini CLI's hooks turned off or agentgate's disabled; another
-// Codex hook on the shell tool in config.toml.
+// Code's disableAllHooks and a default mode with no dialog; Gemini CLI's
+// hooks turned off or agentgate's disabled; another Codex hook on the
+// shell tool in config.toml.
 func Bypasses(host, path string) []string {
 	switch host {
 	case "claude":
-		return claudeBypasses(filepath.Dir(path))
+		problems, _ := claudeSettings(filepath.Dir(path))
+		return problems
 	case "gemini":
 		return geminiHooksOff(path)
 	case "codex":
@@ -130,8 +131,19 @@ func Bypasses(host, path string) []string {
 	return nil
 }
 
-func claudeBypasses(dir string) []string {
-	var out []string
+// Notes lists what in host's settings beside path is worth knowing but
+// was not shown to bypass agentgate: Claude Code's Bash allow rules,
+// which on 2.1.328 (the version the end-to-end tests drive, in
+// TestClaudeAllowRuleKeepsAgentgatesAsk) still show agentgate's question.
+func Notes(host, path string) []string {
+	if host != "claude" {
+		return nil
+	}
+	_, notes := claudeSettings(filepath.Dir(path))
+	return notes
+}
+
+func claudeSettings(dir string) (out, notes []string) {
 	for _, name := range []string{"settings.json", "settings.local.json"} {
 		path := filepath.Join(dir, name)
 		data, err := os.ReadFile(path)
@@ -157,11 +169,11 @@ func claudeBypasses(dir string) []string {
 		}
 		for _, a := range s.Permissions.Allow {
 			if a == "Bash" || strings.HasPrefix(a, "Bash(") {
-				out = append(out, fmt.Sprintf("%s allows %s: Claude Code runs matching commands without showing agentgate's question", path, a))
+				notes = append(notes, fmt.Sprintf("%s allows %s: Claude Code 2.1.328 still shows agentgate's question for matching commands; a later version that let the rule skip it would run them unasked", path, a))
 			}
 		}
 	}
-	return out
+	return out, notes
 }
 
 func geminiHooksOff(path string) []string {

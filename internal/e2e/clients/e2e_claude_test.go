@@ -132,3 +132,46 @@ func TestClaudeHeadlessDefaultMode(t *testing.T) {
 	}
 	checkEscalationAudited(t, w, claudeHost, "rm -rf build", res.SessionID)
 }
+
+// TestClaudeAllowRuleKeepsAgentgatesAsk: a user's Bash allow rule that
+// matches the command does not skip agentgate's question on Claude Code
+// 2.1.328. With -p nobody can answer the dialog, so had the rule won,
+// rm would have run; it is denied instead. This is why doctor reports
+// such a rule as a note, not a problem.
+func TestClaudeAllowRuleKeepsAgentgatesAsk(t *testing.T) {
+	t.Parallel()
+	w, bin := claudeSetup(t)
+	path := filepath.Join(w.home, ".claude", "settings.json")
+	settings := obj{}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &settings); err != nil {
+		t.Fatal(err)
+	}
+	settings["permissions"] = obj{"allow": []any{"Bash(rm:*)", "Bash(rm -rf build)", "Bash"}}
+	w.writeJSON(path, settings)
+	s, url := newStandIn(t, "rm -rf build", anthropicAPI)
+	res, out, err := runClaude(w, bin, url, "default")
+	if s.timesAsked() == 0 {
+		t.Fatalf("claude never asked for the shell call (%v)\n%s", err, out)
+	}
+	checkWriteDidNotRun(t, w, claudeHost)
+	if len(res.PermissionDenials) != 1 {
+		t.Errorf("permission_denials %+v, want rm -rf build\n%s", res.PermissionDenials, out)
+	}
+
+	// The control: without agentgate, the same rule runs rm in the same
+	// mode, so the rule is one that would matter.
+	bare := newWorld(t, "")
+	bare.writeJSON(filepath.Join(bare.home, ".claude", "settings.json"), obj{"permissions": settings["permissions"]})
+	s2, url2 := newStandIn(t, "rm -rf build", anthropicAPI)
+	_, out2, err2 := runClaude(bare, bin, url2, "default")
+	if s2.timesAsked() == 0 {
+		t.Fatalf("claude never asked for the shell call (%v)\n%s", err2, out2)
+	}
+	if bare.exists(filepath.Join(bare.project, "build", "out.o")) {
+		t.Errorf("without agentgate the allow rule did not run rm -rf build: the case proves nothing\n%s", out2)
+	}
+}
