@@ -51,7 +51,8 @@ func AwkProgramReadOnly(prog string) string {
 // mawk and gawk parse them).
 //
 // The one place two readers of awk can disagree is "/": a regex or a
-// division, by the token before it. So at every "/" outside a string,
+// division, by the token before it. A program holding "/" and a quote,
+// "#" or backslash is not read at all (ok false). At every other "/",
 // the text up to the next "/" on its line must hold nothing either
 // reading would treat differently (quotes, "#", parentheses, brackets,
 // braces, ";", backslashes, "<", ">", "|", or the words print and
@@ -59,6 +60,13 @@ func AwkProgramReadOnly(prog string) string {
 // character rules. The same holds for any backslash outside a string
 // or an unterminated string.
 func awkOutputs(prog string) (redirects, pipes, ok bool) {
+	if strings.Contains(prog, "/") && strings.ContainsAny(prog, "\"#\\") {
+		// Where "/" divides and where it opens a regex decides which
+		// quotes pair and where a comment starts ("1. / 1 + / \"/ ; print
+		// | ..." hid a pipe from the first reading of this function): with
+		// both in one program, only the character rules are safe.
+		return false, false, false
+	}
 	inPrint, depth := false, 0
 	prevOperand := false // the last token ends an operand: "/" divides
 	for i := 0; i < len(prog); i++ {
@@ -129,15 +137,20 @@ func awkOutputs(prog string) (redirects, pipes, ok bool) {
 			for j < len(prog) && isAwkWordByte(prog[j]) {
 				j++
 			}
-			if w := prog[i:j]; w == "print" || w == "printf" {
+			switch w := prog[i:j]; w {
+			case "print", "printf":
 				inPrint, depth = true, 0
 				prevOperand = false
-			} else {
+			case "else", "return", "do", "in", "case", "delete", "exit":
+				prevOperand = false // a regex may follow
+			default:
 				prevOperand = true
 			}
 			i = j - 1
-		case c >= '0' && c <= '9' || c == '$':
-			prevOperand = c != '$'
+		case c >= '0' && c <= '9' || c == '.':
+			prevOperand = true // a number, "1." and ".5" too
+		case c == '$':
+			prevOperand = false
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 		default:
 			prevOperand = false

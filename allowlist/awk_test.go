@@ -103,4 +103,13 @@ var awkPrograms = map[string]bool{
 	`BEGIN{while ((getline l < "/etc/shadow") > 0) print l}`: false,
 	`{print > "/inet/tcp/0/127.0.0.1/80"}`:                   false,
 	`{print $1 |& "cat"}`:                                    false,
+	// The red team's: a "/" after "1." read as a regex, so that the
+	// quotes paired differently from awk's and hid a pipe or a redirect.
+	`{ x = 1. / 1 + / "/ ; print | "a=#;cat ~/.s?h/id_*;env" }`: false,
+	`{ x = 1. / 1 + / "/ ; print > "out# " }`:                   false,
+	`{ if (0) y = 1; else /a+/ + / "/ ; print | "a=#;id -u" }`:  false,
+	`{ x++ / 1 + / "/ ; print | "a=#;id" }`:                     false,
+	`{ x = 1. / 1 + / y / ; print > f }`:                        false, // no quote: the spans decide
+	`NR > 1 && /foo/ {print $1}`:                                true,
+	`$3 > 10 && /x/ {print "big"}`:                              false, // "/" and a quote: the text rule
 }

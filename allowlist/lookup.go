@@ -126,3 +126,32 @@ func ListedWords(rules []Rule, argv []string) []string {
 	}
 	return c.Operands
 }
+
+// Read is argv as the catalogue entry that judges it reads it: its flags
+// in order, their values and its operands. ok is false when no entry
+// accepts argv (then the gate asks, and nothing else should read argv
+// in its place). Checkers that need a command's options (what a
+// recursive reader includes, whether it reads hidden files) read them
+// here, so they and the gate never disagree on which word is a value.
+func Read(rules []Rule, argv []string) (c *Call, ok bool) {
+	e := judgingEntry(rules, argv)
+	if e == nil {
+		return nil, false
+	}
+	c, r, _ := e.Judge(argv)
+	return c, r == nil
+}
+
+// Canonical is the flag's name as spelt in the catalogue: an
+// abbreviation ("--incl") becomes the name it stands for ("--include").
+func (u FlagUse) Canonical() string {
+	if u.Flag == nil || slices.Contains(u.Flag.Names, u.Name) {
+		return u.Name
+	}
+	for _, n := range u.Flag.Names {
+		if strings.HasPrefix(n, u.Name) {
+			return n
+		}
+	}
+	return u.Name
+}

@@ -27,6 +27,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 		Environ: e.commandEnviron(d), UntrustedDirs: j.Config.UntrustedDirs,
 		PathWords:   func(argv []string) []string { return allowlist.PathWords(j.Config.Rules, argv) },
 		ListedWords: func(argv []string) []string { return allowlist.ListedWords(j.Config.Rules, argv) },
+		Read:        func(argv []string) (*allowlist.Call, bool) { return allowlist.Read(j.Config.Rules, argv) },
 	}, d.Commands(), d.Redirects()); len(why) > 0 {
 		return gate.Escalate(d, why[0])
 	}

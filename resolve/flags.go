@@ -164,6 +164,28 @@ var (
 		"--new-line-format": true, "--unchanged-line-format": true}
 )
 
+// options are the options and operands of prog's words: as the
+// catalogue reads them when it accepts the command (one reading: a word
+// the gate took for a flag's value is one here too; "--binary" is grep's
+// -U, not an abbreviation of --binary-files taking the next word), else
+// by getopt with the tables above.
+// catalogued reports which reading it was: only the catalogue's may
+// narrow a walk (an include filter), since getopt's tables do not hold
+// every option a program has.
+func (r *resolver) options(prog string, words []string, withArg string, longArg map[string]bool) (opts []opt, operands []string, catalogued bool) {
+	if r.o.Read != nil {
+		if c, ok := r.o.Read(append([]string{prog}, words...)); ok {
+			opts := make([]opt, 0, len(c.Flags))
+			for _, u := range c.Flags {
+				opts = append(opts, opt{name: u.Canonical(), value: u.Value})
+			}
+			return opts, c.Operands, true
+		}
+	}
+	opts, operands = getopt(words, withArg, longArg)
+	return opts, operands, false
+}
+
 // recursive judges the trees a recursive reader would read.
 func (r *resolver) recursive(prog string, words, argv []string) {
 	var roots []string
@@ -171,7 +193,7 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 	hidden, follow := true, false
 	switch path.Base(prog) {
 	case "grep", "egrep", "fgrep":
-		opts, operands := getopt(words, grepArg, grepLong)
+		opts, operands, catalogued := r.options(prog, words, grepArg, grepLong)
 		rec := has(opts, "-r", "-R", "--recursive", "--dereference-recursive")
 		for _, o := range opts {
 			if (o.name == "-d" || has([]opt{o}, "--directories")) && len(o.value) >= 2 && strings.HasPrefix("recurse", o.value) {
@@ -183,9 +205,11 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 		}
 		follow = has(opts, "-R", "--dereference-recursive")
 		roots = patternOperands(opts, operands)
-		only = grepIncludes(opts)
+		if catalogued {
+			only = grepIncludes(opts)
+		}
 	case "rg":
-		opts, operands := getopt(words, rgArg, rgLong)
+		opts, operands, catalogued := r.options(prog, words, rgArg, rgLong)
 		u := 0
 		for _, o := range opts {
 			if o.name == "-u" || has([]opt{o}, "--unrestricted") {
@@ -204,6 +228,9 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 		only = rgGlobs(opts)
 		if len(only.suffixes) > 0 || only.positive || has(opts, "-t", "--type") {
 			hidden = true
+		}
+		if !catalogued {
+			only = nameFilter{}
 		}
 		if has(opts, "--files", "--type-list") && len(operands) == 0 {
 			roots = []string{"."}
@@ -279,10 +306,12 @@ func (f nameFilter) skips(name string) bool {
 }
 
 // globSuffix is SUFFIX of a pattern "*SUFFIX" with no other pattern
-// character, no path separator and no rg alternation or negation.
+// character, no path separator, no rg alternation or negation, and no
+// white space (rg's gitignore globs drop trailing blanks, so "*.key "
+// selects server.key).
 func globSuffix(pat string) (string, bool) {
 	rest, ok := strings.CutPrefix(pat, "*")
-	if !ok || rest == "" || strings.ContainsAny(rest, "*?[]{}\\/!,") {
+	if !ok || rest == "" || strings.ContainsAny(rest, "*?[]{}\\/!, \t\r\n\v\f") {
 		return "", false
 	}
 	return rest, true

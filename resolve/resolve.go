@@ -49,6 +49,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/fsutil"
 )
@@ -76,6 +77,11 @@ type Options struct {
 	// ListedWords are the operands a names-only program lists rather
 	// than reads (allowlist.ListedWords).
 	ListedWords func(argv []string) []string
+	// Read, when set, is argv as the catalogue reads it
+	// (allowlist.Read); ok is false when the catalogue does not accept
+	// it. Options of recursive readers are then taken from it, not from
+	// a reading of resolve's own.
+	Read func(argv []string) (c *allowlist.Call, ok bool)
 	// ReadTrees are trees the command reads in full, hidden files
 	// included, although no word names their files (what feeds xargs:
 	// [XargsInputs]).

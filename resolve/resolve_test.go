@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/resolve"
 )
@@ -50,6 +51,10 @@ func TestCheck(t *testing.T) {
 		redir []string
 		env   []string
 		want  string
+		// narrows: an include filter lets the catalogue's reading allow
+		// it; resolve's getopt, which does not know every option, asks
+		// (want is then the catalogue's, "").
+		narrows string
 	}{
 		{name: "plain file", argv: []string{"cat", "src/main.go"}},
 		{name: "symlink to a key", plant: func(t *testing.T, w world) {
@@ -126,10 +131,10 @@ func TestCheck(t *testing.T) {
 		// a glob that selects files makes rg read hidden ones.
 		{name: "grep -r --include=*.go past a .env", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
-		}, argv: []string{"grep", "-rn", "--include=*.go", "func main", "."}},
+		}, argv: []string{"grep", "-rn", "--include=*.go", "func main", "."}, narrows: "may hold secrets"},
 		{name: "grep -r --include, abbreviated, past a key", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/src/server.key", []byte("K"), 0o600)
-		}, argv: []string{"grep", "-r", "--incl", "*.go", "x", "src"}},
+		}, argv: []string{"grep", "-r", "--incl", "*.go", "x", "src"}, narrows: "may hold secrets"},
 		{name: "grep -r with an include matching the .env", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
 		}, argv: []string{"grep", "-r", "--include=*.go", "--include=*.ENV", "x", "."}, want: ".env"},
@@ -156,10 +161,31 @@ func TestCheck(t *testing.T) {
 		}, argv: []string{"rg", "K", "-t", "sh"}, want: ".env"},
 		{name: "rg -g *.go past a .env", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
-		}, argv: []string{"rg", "--hidden", "K", "-g", "*.go"}},
+		}, argv: []string{"rg", "--hidden", "K", "-g", "*.go"}, narrows: "may hold secrets"},
 		{name: "rg -g *.go with a glob that is not a suffix", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
 		}, argv: []string{"rg", "K", "-g", "*.go", "-g", ".e*"}, want: ".env"},
+		// The red team's routes past the first include filters: a
+		// value-less --binary read as --binary-files taking the next word
+		// (so --include looked first), a glob rg trims, and links to a key
+		// under names the filter skips.
+		{name: "grep --binary is not --binary-files", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"grep", "-r", "--binary", "--exclude=zzz", "--include=*.go", "K", "."}, want: ".env"},
+		{name: "rg -g with a trailing blank rg drops", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
+		}, argv: []string{"rg", "-g", "*.env ", "K"}, want: ".env"},
+		{name: "rg -g *.go past a .key with a trailing tab", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.proj+"/src/server.key", []byte("K"), 0o600)
+		}, argv: []string{"rg", "-g", "*.key\t", "K"}, want: "server.key"},
+		{name: "grep --include skips a name, not a hard link to a key", plant: func(t *testing.T, w world) {
+			if err := os.Link(w.home+"/.ssh/id_ed25519", w.proj+"/src/notes.txt"); err != nil {
+				t.Skip(err)
+			}
+		}, argv: []string{"grep", "-r", "--include=*.go", "K", "src"}, want: "hard link"},
+		{name: "grep -R --include skips a name, not a link to a key", plant: func(t *testing.T, w world) {
+			os.Symlink(w.home+"/.ssh/id_ed25519", w.proj+"/src/notes")
+		}, argv: []string{"grep", "-R", "--include=*.go", "K", "src"}, want: "~/.ssh"},
 		{name: "grep -r over a FIFO", plant: func(t *testing.T, w world) {
 			unix.Mkfifo(w.proj+"/src/pipe", 0o600)
 		}, argv: []string{"grep", "-r", "x", "src"}, want: "special file"},
@@ -238,43 +264,54 @@ func TestCheck(t *testing.T) {
 			os.Symlink("loop", w.proj+"/loop")
 		}, argv: []string{"cat", "loop"}, want: "symlinks"},
 	}
+	// Each case is judged with the options read by the catalogue (as the
+	// engine does) and by resolve's own getopt (for commands a user rule
+	// allows, which the catalogue does not accept).
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			w := newWorld(t)
-			if tt.plant != nil {
-				tt.plant(t, w)
-			}
-			o := w.opts()
-			o.MaxWalk = 50
-			if tt.env != nil {
-				o.Environ = nil
-				for _, kv := range tt.env {
-					o.Environ = append(o.Environ, strings.NewReplacer("PROJ", w.proj, "HOME", w.home).Replace(kv))
+		for _, reading := range []string{"catalogue", "getopt"} {
+			t.Run(tt.name+"/"+reading, func(t *testing.T) {
+				w := newWorld(t)
+				if tt.plant != nil {
+					tt.plant(t, w)
 				}
-			}
-			argv := append([]string(nil), tt.argv...)
-			for i := range argv {
-				argv[i] = strings.ReplaceAll(argv[i], "/HOME/", w.home+"/")
-			}
-			cmds := [][]string{argv}
-			if tt.then != nil {
-				cmds = append(cmds, tt.then)
-			}
-			got := resolve.Check(o, cmds, tt.redir)
-			switch {
-			case tt.want == "" && len(got) > 0:
-				t.Errorf("Check(%q) = %v; want nothing", argv, got)
-			case tt.want != "" && len(got) == 0:
-				t.Errorf("Check(%q) found nothing; want %q", argv, tt.want)
-			case tt.want != "" && !strings.Contains(got[0].Message+" "+got[0].Rule, tt.want):
-				t.Errorf("Check(%q) = %v; want the first to contain %q", argv, got[0], tt.want)
-			}
-			for _, r := range got {
-				if r.Check != gate.CheckSensitive && r.Check != gate.CheckSelfProtect && !strings.Contains(r.Message, "FIFO") {
-					t.Errorf("reason %v is neither sensitive nor self-protection: it would not be sticky", r)
+				o := w.opts()
+				if reading == "catalogue" {
+					o.Read = func(argv []string) (*allowlist.Call, bool) { return allowlist.Read(allowlist.Defaults(), argv) }
 				}
-			}
-		})
+				o.MaxWalk = 50
+				if tt.env != nil {
+					o.Environ = nil
+					for _, kv := range tt.env {
+						o.Environ = append(o.Environ, strings.NewReplacer("PROJ", w.proj, "HOME", w.home).Replace(kv))
+					}
+				}
+				argv := append([]string(nil), tt.argv...)
+				for i := range argv {
+					argv[i] = strings.ReplaceAll(argv[i], "/HOME/", w.home+"/")
+				}
+				cmds := [][]string{argv}
+				if tt.then != nil {
+					cmds = append(cmds, tt.then)
+				}
+				got := resolve.Check(o, cmds, tt.redir)
+				if tt.narrows != "" && reading == "getopt" {
+					tt.want = tt.narrows
+				}
+				switch {
+				case tt.want == "" && len(got) > 0:
+					t.Errorf("Check(%q) = %v; want nothing", argv, got)
+				case tt.want != "" && len(got) == 0:
+					t.Errorf("Check(%q) found nothing; want %q", argv, tt.want)
+				case tt.want != "" && !strings.Contains(got[0].Message+" "+got[0].Rule, tt.want):
+					t.Errorf("Check(%q) = %v; want the first to contain %q", argv, got[0], tt.want)
+				}
+				for _, r := range got {
+					if r.Check != gate.CheckSensitive && r.Check != gate.CheckSelfProtect && !strings.Contains(r.Message, "FIFO") {
+						t.Errorf("reason %v is neither sensitive nor self-protection: it would not be sticky", r)
+					}
+				}
+			})
+		}
 	}
 }
 

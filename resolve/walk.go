@@ -93,12 +93,13 @@ func (r *resolver) walkTree(root, real string, hidden, follow bool, only nameFil
 			if !hidden && strings.HasPrefix(name, ".") {
 				continue
 			}
-			if only.skips(name) && !e.IsDir() && !isDir(p) {
-				// An include filter keeps the reader out of this file
-				// (not out of a directory, nor one a link leads to).
-				continue
-			}
-			if pat, ok := r.o.Paths.MatchSensitive(p); ok {
+			// An include filter keeps the reader out of a file (not out
+			// of a directory, nor one a link leads to): its name alone
+			// is then no reason to ask. What a link leads to and a hard
+			// link to a private file still are, should the filter's
+			// reading ever be wrong.
+			skipped := only.skips(name) && !e.IsDir() && !isDir(p)
+			if pat, ok := r.o.Paths.MatchSensitive(p); ok && !skipped {
 				return reason(p, "may hold secrets ("+pat+")"), false
 			}
 			mode := e.Type()
