@@ -4,10 +4,12 @@ import "strings"
 
 // Gemini is the Gemini CLI. Its BeforeTool hook (matcher
 // run_shell_command) gets .tool_input.command and the tool input's
-// dir_path, .cwd and .session_id. Gemini's "ask" shows its dialog in an
-// interactive run but hangs a headless one (gemini -p), and the event does
-// not say which it is, so an ask is answered deny with an id to approve
-// out of band. Allow is exit 0; a rewrite is decision allow with
+// dir_path, .cwd and .session_id. Gemini's "ask" shows its own
+// confirmation in an interactive run, whatever its approval mode, but
+// hangs a headless one (gemini -p); the event does not say which it is,
+// so the hook reads it from the Gemini process (geminiCanAsk), and
+// elsewhere an ask is answered deny with an id to approve out of band.
+// Allow is exit 0; a rewrite is decision allow with
 // hookSpecificOutput.tool_input, which Gemini merges over the model's
 // arguments. Deny is {"decision":"deny","reason":...} with exit 0, which
 // Gemini shows as "Tool execution blocked: REASON" (exit 2 blocks too,
@@ -18,7 +20,7 @@ var Gemini = &Host{
 	Name:      "gemini",
 	Decode:    decodeGemini,
 	Encode:    encodeGemini,
-	CanAsk:    func(Event) bool { return false },
+	CanAsk:    geminiCanAsk,
 	Rewrites:  true,
 	HostRules: geminiRules,
 }
@@ -39,7 +41,8 @@ func encodeGemini(ev Event, a Answer) Reply {
 		return Reply{Stdout: marshal(map[string]any{"decision": "allow",
 			"hookSpecificOutput": map[string]any{"tool_input": withCommand(ev.input, "command", a.Rewrite)}})}
 	case Ask:
-		return Reply{Stdout: marshal(map[string]any{"decision": "ask", "reason": oneLine(a.Reason)})}
+		// Gemini shows the systemMessage; the reason goes to the model.
+		return Reply{Stdout: marshal(map[string]any{"decision": "ask", "reason": oneLine(a.Reason), "systemMessage": oneLine(a.Reason)})}
 	}
 	if b := marshal(map[string]any{"decision": "deny", "reason": oneLine(a.Reason)}); b != nil && strings.TrimSpace(a.Reason) != "" {
 		return Reply{Stdout: b}
