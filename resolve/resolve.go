@@ -150,6 +150,7 @@ type resolver struct {
 	out      []gate.Reason
 	seen     map[string]bool
 	deadline time.Time
+	secrets  map[fileID]bool // homeSecrets, once built
 }
 
 func (r *resolver) add(why gate.Reason) {
@@ -234,9 +235,11 @@ func (r *resolver) path(w, c string, listed bool) {
 		r.add(gate.Reason{Check: gate.CheckWords, Match: w, Source: "resolved path",
 			Message: fmt.Sprintf("%s is a FIFO: reading it blocks until someone writes", quote(w))})
 	}
-	if n := len(visited); n > 0 && hardLinkedPrivate(visited[n-1]) && !listed {
-		r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "resolved path",
-			Message: fmt.Sprintf("%s is a hard link to a private file (another name for it exists, and only its owner may read it): it may be a key under an innocent name", quote(w))})
+	if n := len(visited); n > 0 && !listed {
+		if why := r.hardLinkWhy(visited[n-1]); why != "" {
+			r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "resolved path",
+				Message: fmt.Sprintf("%s %s", quote(w), why)})
+		}
 	}
 	visited = append(visited, path.Clean(abs))
 	for _, p := range visited {
@@ -323,18 +326,6 @@ func within(p, dir string) bool {
 	}
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}
-
-// hardLinkedPrivate reports whether p is a regular file with more than one
-// name that neither group nor others may read: what a key hard-linked
-// into the project looks like (a hard link cannot be told from the
-// original, so the pattern check alone misses it).
-func hardLinkedPrivate(p string) bool {
-	fi, err := os.Lstat(p)
-	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o044 != 0 {
-		return false
-	}
-	return fsutil.Links(fi) > 1
 }
 
 func isFIFO(p string) bool {

@@ -65,6 +65,19 @@ func TestCheck(t *testing.T) {
 				t.Skip(err)
 			}
 		}, argv: []string{"cat", "notes.txt"}, want: "hard link to a private file"},
+		{name: "hard link to a world-readable secret of the home", plant: func(t *testing.T, w world) {
+			os.MkdirAll(w.home+"/.aws", 0o755)
+			os.WriteFile(w.home+"/.aws/credentials", []byte("aws_secret_access_key=K"), 0o644)
+			if err := os.Link(w.home+"/.aws/credentials", w.proj+"/notes.txt"); err != nil {
+				t.Skip(err)
+			}
+		}, argv: []string{"cat", "notes.txt"}, want: "secret in the home directory"},
+		{name: "hard link to a world-readable ~/.netrc, read recursively", plant: func(t *testing.T, w world) {
+			os.WriteFile(w.home+"/.netrc", []byte("machine x password y"), 0o644)
+			if err := os.Link(w.home+"/.netrc", w.proj+"/src/readme"); err != nil {
+				t.Skip(err)
+			}
+		}, argv: []string{"grep", "-r", "x", "src"}, want: "secret in the home directory"},
 		{name: "hard link to a readable file", plant: func(t *testing.T, w world) {
 			os.Link(w.proj+"/src/main.go", w.proj+"/copy.go")
 		}, argv: []string{"cat", "copy.go"}},

@@ -134,8 +134,8 @@ func (r *resolver) walkTree(root, real string, hidden, follow bool, only nameFil
 				if gitCredential(p) {
 					return reason(p, "holds a credential (a user name or password in a URL, or an extra header)"), false
 				}
-			case mode.IsRegular() && hardLinkedPrivate(p):
-				return reason(p, "is a hard link to a private file: it may be a key under an innocent name"), false
+			case mode.IsRegular() && r.hardLinkWhy(p) != "":
+				return reason(p, r.hardLinkWhy(p)), false
 			}
 		}
 	}
