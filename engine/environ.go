@@ -54,12 +54,31 @@ func names(list string) map[string]bool {
 func AcceptedEnviron(environ []string, programs ...string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if accepted(name, programs) {
+		name, value, _ := strings.Cut(kv, "=")
+		if accepted(name, programs) && (!isLocale(name) || localeValue(value)) {
 			out = append(out, kv)
 		}
 	}
 	return out
+}
+
+func isLocale(name string) bool {
+	return name == "LANG" || name == "LANGUAGE" || strings.HasPrefix(name, "LC_")
+}
+
+// localeValue reports whether a locale variable's value names a locale,
+// not a file: letters, digits and "_.@-", ":" between LANGUAGE's names.
+// A "/" makes gettext and setlocale read files of the caller's choosing:
+// LANGUAGE=../../../../tmp/x made ls print its messages from a planted
+// catalogue, whose format strings the program then runs.
+func localeValue(v string) bool {
+	for _, c := range v {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_.@-:", c)
+		if !ok {
+			return false
+		}
+	}
+	return !strings.Contains(v, "..")
 }
 
 func accepted(name string, programs []string) bool {
