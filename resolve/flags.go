@@ -238,7 +238,7 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 			roots = patternOperands(opts, operands)
 		}
 	case "diff":
-		opts, operands := getopt(words, diffArg, diffLong)
+		opts, operands, _ := r.options(prog, words, diffArg, diffLong)
 		// --from-file and --to-file name a file or directory compared
 		// with every operand: it is read like an operand.
 		for _, o := range opts {
@@ -255,7 +255,7 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 		roots = operands
 	case "zcat", "gzip", "gunzip":
 		// -r reads every file of a directory operand's tree.
-		opts, operands := getopt(words, "S", map[string]bool{"--suffix": true})
+		opts, operands, _ := r.options(prog, words, "S", map[string]bool{"--suffix": true})
 		if !has(opts, "-r", "--recursive") {
 			return
 		}
@@ -264,7 +264,10 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 		if len(words) < 1 || words[0] != "diff" {
 			return
 		}
-		opts, operands := getopt(words[1:], "", map[string]bool{})
+		opts, operands, catalogued := r.options(prog, words, "", map[string]bool{})
+		if !catalogued {
+			opts, operands = getopt(words[1:], "", map[string]bool{})
+		}
 		if !has(opts, "--no-index") && !r.impliedNoIndex(operands) {
 			return
 		}
