@@ -24,7 +24,7 @@ var Codex = &Host{
 // decodeCodex reads PreToolUse and PostToolUse for the Bash tool; the tool
 // input's workdir, where present, is where the command runs.
 var decodeCodex = shellEvents{tool: "Bash", pre: "PreToolUse", post: []string{"PostToolUse"}, dirFields: []string{"workdir"},
-	files: codexFileTools}.decode
+	files: codexFileTools, shellPatch: "apply_patch"}.decode
 
 func encodeCodex(ev Event, a Answer) Reply {
 	switch a.Decision {

@@ -9,6 +9,10 @@ type shellEvents struct {
 	denied    []string // events after the person refused it
 	dirFields []string // tool input fields naming where it runs, the first present wins; none: .cwd
 	files     map[string]fileTool
+	// shellPatch: the host applies "apply_patch <<'EOF'" sent to its
+	// shell as a patch (Codex), so such a command is judged as its
+	// patch tool (shellPatch).
+	shellPatch string
 }
 
 func (s shellEvents) decode(data []byte) (Event, error) {
@@ -48,6 +52,17 @@ func (s shellEvents) decode(data []byte) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
+	if patch, ok := shellPatch(ev.Command); ok && s.shellPatch != "" && ev.Kind == Pre {
+		ev.Kind, ev.Command, ev.input = PreFile, "", nil
+		ev.File = &FileUse{Tool: s.shellPatch, Access: FileWrite, Paths: patchPaths(patch)}
+		if len(ev.File.Paths) == 0 {
+			return Event{}, malformed("the patch names no file")
+		}
+		ev.Project = env.Cwd
+		in, _, _ := toolInput(env.Input, "command")
+		ev.Cwd, ev.CwdProblem = workdir(in, firstField(s.dirFields), env.Cwd)
+		return ev, nil
+	}
 	dirField := ""
 	if len(s.dirFields) > 0 {
 		dirField = s.dirFields[0]
@@ -61,4 +76,11 @@ func (s shellEvents) decode(data []byte) (Event, error) {
 	ev.Project = env.Cwd
 	ev.Cwd, ev.CwdProblem = workdir(ev.input, dirField, env.Cwd)
 	return ev, nil
+}
+
+func firstField(fields []string) string {
+	if len(fields) == 0 {
+		return ""
+	}
+	return fields[0]
 }

@@ -36,6 +36,9 @@ func TestDecode(t *testing.T) {
 		{"codex", `{"session_id":"01a2","turn_id":"01a2","transcript_path":"/r.jsonl","cwd":"/p","hook_event_name":"PreToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch\n"},"tool_use_id":"call_patch_1"}`,
 			PreFile, "", "/p", "01a2", "call_patch_1", ""},
 		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"view_image","tool_input":{"path":"/p/x.png"}}`, PreFile, "", "/p", "", "", ""},
+		// The shell form of apply_patch is its patch, judged as the tool.
+		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\nEOF\n","workdir":"sub"}}`, PreFile, "", "/p/sub", "", "", ""},
+		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"apply_patch <<EOF\n*** Begin Patch\n*** Add File: a.txt\n+$(id)\n*** End Patch\nEOF\n"}}`, Pre, "apply_patch <<EOF\n*** Begin Patch\n*** Add File: a.txt\n+$(id)\n*** End Patch\nEOF\n", "/p", "", "", ""},
 		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"web_search","tool_input":{"query":"x"}}`, Other, "", "", "", "", ""},
 		// Gemini CLI: BeforeTool on run_shell_command, dir_path.
 		{"gemini", `{"session_id":"g1","transcript_path":"/t","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-01-01T00:00:00Z","tool_name":"run_shell_command","tool_input":{"command":"ls -la","description":"list","dir_path":"src"}}`,
