@@ -164,6 +164,7 @@ func (e *Engine) spec(j *Judgement, program string) (*sandbox.Spec, error) {
 	s := &sandbox.Spec{Level: level, Program: program, TmpDir: tmp, Require: j.Config.SandboxRequire}
 	if level == sandbox.Workspace {
 		s.Root, s.Writable = ProjectRoot(j.Cwd), writable
+		s.Protect = sandbox.Protected(s.Root)
 	}
 	return s, nil
 }

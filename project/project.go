@@ -37,8 +37,8 @@ type Command struct {
 }
 
 // Sandbox is the level every proposal carries: the command may write
-// inside the project, but not .git, the agents' settings or agentgate's
-// files, and has no network.
+// inside the project, but not its existing .git, agents' settings or
+// agentgate's files (sandbox.Protected), and has no network.
 const Sandbox = "workspace"
 
 // maxFile bounds each file read: a build file is small.

@@ -123,7 +123,10 @@ func Run(p Plan) (int, error) {
 	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
 	ownGroup := p.Limit > 0 && !isTerminal(os.Stdin)
 	if ownGroup {
-		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if c.SysProcAttr == nil {
+			c.SysProcAttr = &syscall.SysProcAttr{}
+		}
+		c.SysProcAttr.Setpgid = true
 	}
 	if p.Limit > 0 {
 		// A grandchild that leaves the group (setsid, setpgid) is

@@ -47,6 +47,14 @@ func Apply(spec Spec) error {
 		return nil
 	}
 	runtime.LockOSThread() // never unlocked: this thread execs
+	if spec.Level == Workspace {
+		// The helper runs in its own mount namespace (namespaceAttr);
+		// a command that cannot get its protected paths read-only does
+		// not run.
+		if err := bindReadOnly(spec.Protect); err != nil {
+			return fmt.Errorf("sandbox: the project's protected files cannot be kept read-only: %w", err)
+		}
+	}
 	sup := spec.kernel(Probe())
 	if spec.Require {
 		if missing := sup.Missing(spec.Level); len(missing) > 0 {

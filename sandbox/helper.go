@@ -18,7 +18,7 @@ const HelperArg = "__sandbox-exec"
 // spec, through the helper. self is agentgate's own executable.
 func Command(self string, spec Spec, path string, argv, env []string) *exec.Cmd {
 	args := append([]string{"agentgate", HelperArg, spec.encode(), path}, argv...)
-	return &exec.Cmd{Path: self, Args: args, Env: env}
+	return &exec.Cmd{Path: self, Args: args, Env: env, SysProcAttr: namespaceAttr(spec)}
 }
 
 // HelperMain is the helper's entry point, given the arguments after

@@ -18,6 +18,13 @@ type Spec struct {
 	Root string `json:"root,omitempty"`
 	// Writable are extra paths a Workspace command may write under.
 	Writable []string `json:"writable,omitempty"`
+	// Protect are paths under the writable tree a Workspace command may
+	// not change: the repository's .git, the agents' project settings,
+	// agentgate's project files ([Protected]). Each is bound read-only
+	// over itself in a mount namespace of the command's own, so that a
+	// write, an unlink or a rename of it fails; Landlock, which grants on
+	// whole hierarchies, cannot take them out of the tree.
+	Protect []string `json:"protect,omitempty"`
 	// Require makes Apply fail rather than run partly confined.
 	Require bool `json:"require,omitempty"`
 	// LandlockABI, when set, is the most of Landlock used: the tests stand

@@ -1,0 +1,77 @@
+//go:build linux && (amd64 || arm64)
+
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// namespaceAttr starts the helper of a workspace command with paths to
+// protect in a mount namespace of its own (and, for a user other than
+// root, a user namespace that maps only that user, which is what lets it
+// mount there).
+func namespaceAttr(spec Spec) *syscall.SysProcAttr {
+	if spec.Level != Workspace || len(spec.Protect) == 0 {
+		return nil
+	}
+	a := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
+	if uid, gid := os.Geteuid(), os.Getegid(); uid != 0 {
+		a.Cloneflags |= syscall.CLONE_NEWUSER
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		a.GidMappingsEnableSetgroups = false
+		// The user keeps its own id, so execve of the helper would drop
+		// the namespace's capabilities; the helper needs CAP_SYS_ADMIN
+		// there to mount, and drops every capability (ambient ones too)
+		// before the command starts.
+		a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
+	}
+	return a
+}
+
+// bindReadOnly makes each path read-only for this mount namespace: bound
+// over itself, then remounted read-only, so that writing in it fails
+// (EROFS) and unlinking or renaming it fails (EBUSY: a mount point). The
+// namespace's mounts are made private first, so nothing propagates back.
+func bindReadOnly(paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	// Only in a namespace of its own (namespaceAttr): never change the
+	// mounts agentgate's caller and everything else see.
+	own, _ := os.Readlink("/proc/self/ns/mnt")
+	parent, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", os.Getppid()))
+	if own == "" || own == parent {
+		return fmt.Errorf("not in a mount namespace of its own")
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("cannot make the mounts private: %w", err)
+	}
+	for _, p := range paths {
+		if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("cannot bind %s: %w", p, err)
+		}
+		// A remount in a user namespace must keep the flags the mount
+		// was locked with.
+		flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY)
+		var st unix.Statfs_t
+		if unix.Statfs(p, &st) == nil {
+			for _, f := range []struct{ st, ms int64 }{
+				{unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV}, {unix.ST_NOEXEC, unix.MS_NOEXEC},
+				{unix.ST_NOATIME, unix.MS_NOATIME}, {unix.ST_NODIRATIME, unix.MS_NODIRATIME}, {unix.ST_RELATIME, unix.MS_RELATIME},
+			} {
+				if st.Flags&f.st != 0 {
+					flags |= uintptr(f.ms)
+				}
+			}
+		}
+		if err := unix.Mount("", p, "", flags, ""); err != nil {
+			return fmt.Errorf("cannot make %s read-only: %w", p, err)
+		}
+	}
+	return nil
+}
