@@ -67,8 +67,13 @@ func geminiArgs(pid string) ([]string, bool) {
 
 // geminiValueFlags are Gemini CLI's flags whose value is the next word
 // and that keep a run interactive; -i's value is the first prompt of an
-// interactive session.
-var geminiValueFlags = map[string]bool{"-m": true, "--model": true, "--approval-mode": true, "-i": true, "--prompt-interactive": true}
+// interactive session. geminiSwitches take no value. Any other argument
+// (yargs reads "--p=x" as -p, "-yp=x" as -y and -p) counts as headless.
+var (
+	geminiValueFlags = map[string]bool{"-m": true, "--model": true, "--approval-mode": true, "-i": true, "--prompt-interactive": true}
+	geminiSwitches   = map[string]bool{"-y": true, "--yolo": true, "-s": true, "--sandbox": true, "-d": true, "--debug": true,
+		"--screen-reader": true, "--skip-trust": true}
+)
 
 func geminiInteractive(pid string, args []string) bool {
 	if !geminiArgsInteractive(args) {
@@ -98,8 +103,9 @@ func geminiArgsInteractive(args []string) bool {
 			return false
 		case geminiValueFlags[a]:
 			i++
-		case !strings.HasPrefix(a, "-"):
-			return false // a query: a headless run
+		case geminiSwitches[a]:
+		default:
+			return false // a query, a prompt in disguise, or unknown
 		}
 	}
 	return true

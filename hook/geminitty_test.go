@@ -22,6 +22,10 @@ func TestGeminiArgsInteractive(t *testing.T) {
 		{[]string{"-e", "ext", "--yolo"}, false}, // a value this reading does not know
 		{[]string{"--experimental-acp"}, false},  // an IDE, not this terminal
 		{[]string{"-m", "x", "--", "-p"}, false},
+		// The red team's: yargs reads both as a prompt.
+		{[]string{"--yolo", "--p=run it"}, false},
+		{[]string{"-yp=run it"}, false},
+		{[]string{"--model=x"}, false}, // attached values are not read: unknown
 	} {
 		if got := geminiArgsInteractive(tc.args); got != tc.want {
 			t.Errorf("geminiArgsInteractive(%q) = %v, want %v", tc.args, got, tc.want)
