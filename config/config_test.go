@@ -425,12 +425,16 @@ func TestUntrustedDirsMerge(t *testing.T) {
 func TestTrustSummary(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, ".agentgate.toml")
-	os.WriteFile(p, []byte("mode = \"bypass\"\n[allow]\nprefix = [\"make test\"]\n[deny]\nprefix = [\"make deploy\"]\n"), 0o644)
+	os.WriteFile(p, []byte("mode = \"bypass\"\n[allow]\nprefix = [\"make test\"]\n[deny]\nprefix = [\"make deploy\"]\n"+
+		"[[allow.rule]]\nprefix = \"make build\"\nsandbox = \"workspace\"\nwritable = [\"/srv/out\"]\n"), 0o644)
 	got, err := config.TrustSummary(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"allow without asking: make test  (line 3)", `setting: mode = "bypass"  (line 1)`}
+	// The sandbox and extra writable paths are part of what is trusted
+	// (a red team widened a trusted rule and the dialog did not change).
+	want := []string{"allow without asking: make test  (line 3), UNCONFINED: it runs with all your rights",
+		"allow without asking: make build  (line 7), sandbox workspace, may also write /srv/out", `setting: mode = "bypass"  (line 1)`}
 	if !slices.Equal(got, want) {
 		t.Errorf("summary %q; want %q", got, want)
 	}

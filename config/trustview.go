@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/internal/fsutil"
@@ -50,6 +51,18 @@ func TrustSummary(path string) ([]string, error) {
 		line := fmt.Sprintf("allow without asking: %s  (line %d)", r.String(), r.Source.Line)
 		if len(r.Except) > 0 {
 			line += fmt.Sprintf(", with %d argument exceptions", len(r.Except))
+		}
+		// What the rule's command may do is part of what is trusted: a
+		// red team widened a trusted rule with writable = [HOME] and the
+		// dialog showed the same line as before.
+		switch r.Sandbox {
+		case "", "none":
+			line += ", UNCONFINED: it runs with all your rights"
+		default:
+			line += fmt.Sprintf(", sandbox %s", r.Sandbox)
+		}
+		if len(r.Writable) > 0 {
+			line += ", may also write " + strings.Join(r.Writable, ", ")
 		}
 		out = append(out, line)
 	}

@@ -70,12 +70,18 @@ func (e *Engine) vetConfinement(j *Judgement, home string) gate.Decision {
 	if d.Verdict() != gate.Allow {
 		return d
 	}
-	level, _ := Confinement(j)
+	level, writable := Confinement(j)
 	if level == sandbox.Workspace {
 		root := ProjectRoot(j.Cwd)
 		if bad := badWorkspaceRoot(root, home); bad != "" {
 			return gate.Escalate(d, gate.Reason{Check: gate.CheckSandbox, Match: root,
 				Message: fmt.Sprintf("a workspace sandbox rooted at %s would %s", root, bad)})
+		}
+		for _, w := range writable {
+			if bad := badWritable(w, home); bad != "" {
+				return gate.Escalate(d, gate.Reason{Check: gate.CheckSandbox, Match: w,
+					Message: fmt.Sprintf("the rule's writable path %s would %s", w, bad)})
+			}
 		}
 	}
 	missing := e.probe().Missing(level)
@@ -124,6 +130,31 @@ func badWorkspaceRoot(root, home string) string {
 		return "let the command write anywhere"
 	case home != "" && (root == filepath.Clean(home) || strings.HasPrefix(filepath.Clean(home)+"/", root+"/")):
 		return "let the command write in your home directory"
+	}
+	return ""
+}
+
+// homeProtected are what a rule's extra writable path may not hold: the
+// files that run code at the next shell start, the agents' settings and
+// agentgate's own configuration and state (a red team's trusted rule with
+// writable = [HOME] wrote ~/.bashrc).
+var homeProtected = []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile",
+	".zlogin", ".config/fish", ".inputrc", ".ssh", ".claude", ".claude.json", ".codex", ".gemini", ".cursor",
+	".config/agentgate", ".local/state/agentgate", ".gitconfig", ".config/git"}
+
+// badWritable says what is wrong with an extra writable path, or "".
+func badWritable(w, home string) string {
+	if bad := badWorkspaceRoot(w, home); bad != "" {
+		return bad
+	}
+	w = filepath.Clean(w)
+	for _, p := range homeProtected {
+		if home == "" {
+			break
+		}
+		if full := filepath.Join(home, p); full == w || strings.HasPrefix(full+"/", w+"/") {
+			return "let the command write " + full
+		}
 	}
 	return ""
 }

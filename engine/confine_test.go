@@ -135,3 +135,31 @@ func TestProposalStrictUnlessHardened(t *testing.T) {
 		}
 	}
 }
+
+// A workspace rule's extra writable paths may not hold the home, the
+// shell's startup files, the agents' settings or agentgate's own files: a
+// red team widened a trusted rule with writable = [HOME] and wrote
+// ~/.bashrc. Such a rule asks; a cache directory is fine.
+func TestWritableMayNotHoldProtected(t *testing.T) {
+	for _, tt := range []struct {
+		writable string
+		want     gate.Verdict
+	}{
+		{"/home/u/.cache/go-build", gate.Allow},
+		{"/srv/out", gate.Allow},
+		{"/home/u", gate.Ask},
+		{"/home", gate.Ask},
+		{"/home/u/.config", gate.Ask},
+		{"/home/u/.config/agentgate", gate.Ask},
+		{"/home/u/.ssh", gate.Ask},
+		{"/home/u/.claude", gate.Ask},
+	} {
+		r := userRule("go test", "workspace")
+		r.Writable = []string{tt.writable}
+		cfg := &config.Config{Rules: append(allowlist.Defaults(), r), Compound: "split"}
+		j := testEngine(sandbox.Support{OS: "linux", LandlockABI: 7, Seccomp: true}).Judge(engine.Proposal{Text: "go test ./...", Cwd: "/home/u/proj", Home: "/home/u", Session: "s", Hardened: true}, cfg)
+		if got := j.Decision.Verdict(); got != tt.want {
+			t.Errorf("writable %s: %s (%s), want %s", tt.writable, got, j.Decision.Primary().Message, tt.want)
+		}
+	}
+}
