@@ -129,10 +129,10 @@ func initRun(env *Env, projectFile, propose bool) error {
 	proposals := project.Commands(cwd)
 	if propose {
 		if len(proposals) == 0 {
-			fmt.Fprintf(env.Stdout, "no build or test commands found in %s (Makefile, package.json, go.mod, Cargo.toml, pyproject.toml)\n", cwd)
+			fmt.Fprintf(env.Stdout, "no build or test commands found in %s (Makefile, package.json, go.mod, Cargo.toml, pyproject.toml)\n", visible.String(cwd))
 			return nil
 		}
-		fmt.Fprintf(env.Stdout, "# rules for .agentgate.toml in %s (then: agentgate trust)%s", cwd, project.TOML(proposals))
+		fmt.Fprintf(env.Stdout, "# rules for .agentgate.toml in %s (then: agentgate trust)%s", visible.String(cwd), project.TOML(proposals))
 		return nil
 	}
 	path, text := env.UserConfig(), env.ExampleConfig
@@ -160,13 +160,13 @@ func initRun(env *Env, projectFile, propose bool) error {
 	if err := f.Close(); err != nil {
 		return &internalError{err}
 	}
-	fmt.Fprintf(env.Stdout, "wrote %s\n", path)
+	fmt.Fprintf(env.Stdout, "wrote %s\n", visible.String(path))
 	switch {
 	case projectFile:
 		for _, p := range proposals {
 			fmt.Fprintf(env.Stdout, "  proposed: %-18s from %s: %s\n", p.Prefix, p.Source, p.Runs)
 		}
-		fmt.Fprintf(env.Stdout, "its allow rules apply once you have read it and run: agentgate trust %s\n", path)
+		fmt.Fprintf(env.Stdout, "its allow rules apply once you have read it and run: agentgate trust %s\n", visible.String(path))
 	case len(proposals) > 0:
 		fmt.Fprintf(env.Stdout, "this directory's builds and tests could run without asking, confined to it: agentgate init --project\n")
 	}

@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -62,45 +63,75 @@ func read(dir, name string) ([]byte, bool) {
 	return data, err == nil
 }
 
-// shown is s as the person sees it: one line, invisible characters
-// made visible, cut to a readable length.
+// shown is s as the person sees it: one line, whole, invisible
+// characters made visible (no cut: padding could push what runs out of
+// sight).
 func shown(s string) string {
-	s = strings.TrimSpace(s)
-	if r := []rune(s); len(r) > 72 {
-		s = string(r[:71]) + "…"
-	}
-	return visible.String(s)
+	return visible.String(strings.TrimSpace(s))
 }
+
+// makeDirective are the lines that make what a target runs depend on more
+// than its own lines: another file, a condition, a macro. A Makefile with
+// one gets no proposal, since what is shown might not be what runs.
+var makeDirective = regexp.MustCompile(`^\s*(-?include|sinclude|ifeq|ifneq|ifdef|ifndef|define|override|export|vpath|\.[A-Z_]+\s*:)`)
 
 var makeTarget = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_.-]*)\s*:([^=]|$)`)
 
 // makefile proposes "make NAME" for each build name the Makefile has as
-// a target, with the first line of its recipe.
+// a target, with its whole recipe. make reads the first of GNUmakefile,
+// makefile and Makefile that exists: one that exists but cannot be read
+// here (too large, not a regular file) stops the proposals, as do
+// directives (include, conditionals ...) and a target defined twice,
+// with which the lines shown might not be what runs.
 func makefile(dir string) []Command {
 	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+			continue
+		}
 		data, ok := read(dir, name)
 		if !ok {
-			continue
+			return nil
 		}
 		var out []Command
 		seen := map[string]bool{}
 		lines := strings.Split(string(data), "\n")
+		for _, line := range lines {
+			if makeDirective.MatchString(line) {
+				return nil
+			}
+		}
 		for i, line := range lines {
 			m := makeTarget.FindStringSubmatch(line)
-			if m == nil || seen[m[1]] || !isBuildName(m[1]) {
+			if m == nil {
 				continue
 			}
-			seen[m[1]] = true
-			runs := "(no recipe of its own)"
-			if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t") {
-				runs = lines[i+1]
+			if seen[m[1]] {
+				return nil // defined twice: make runs the last
 			}
-			if deps := strings.TrimSpace(line[len(m[0])-len(m[2]):]); deps != "" {
-				runs = "after " + deps + ": " + strings.TrimSpace(runs)
+			seen[m[1]] = true
+			if !isBuildName(m[1]) {
+				continue
+			}
+			var recipe []string
+			for j := i + 1; j < len(lines) && strings.HasPrefix(lines[j], "\t"); j++ {
+				recipe = append(recipe, strings.TrimSpace(lines[j]))
+			}
+			// After "NAME:" come its prerequisites and, after a ";", a
+			// recipe on the same line ("test: ; go test ./...").
+			deps, inline, _ := strings.Cut(line[len(m[0])-len(m[2]):], ";")
+			if inline = strings.TrimSpace(inline); inline != "" {
+				recipe = append([]string{inline}, recipe...)
+			}
+			runs := strings.Join(recipe, "; ")
+			if runs == "" {
+				runs = "(no recipe of its own)"
+			}
+			if deps = strings.TrimSpace(deps); deps != "" {
+				runs = "after " + deps + ": " + runs
 			}
 			out = append(out, Command{Prefix: "make " + m[1], Source: fmt.Sprintf("%s:%d", name, i+1), Runs: shown(runs)})
 		}
-		return out // make reads only the first of these it finds
+		return out
 	}
 	return nil
 }
@@ -112,10 +143,14 @@ func packageJSON(dir string) []Command {
 	if !ok {
 		return nil
 	}
-	var pkg struct {
-		Scripts map[string]string `json:"scripts"`
+	// Keys exactly as npm reads them: encoding/json's struct fields match
+	// "Scripts" too, and the last of the two won.
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return nil
 	}
-	if json.Unmarshal(data, &pkg) != nil {
+	var pkg struct{ Scripts map[string]string }
+	if raw, ok := top["scripts"]; !ok || json.Unmarshal(raw, &pkg.Scripts) != nil {
 		return nil
 	}
 	tool := "npm"
@@ -134,7 +169,15 @@ func packageJSON(dir string) []Command {
 		if name == "test" {
 			prefix = tool + " test"
 		}
-		out = append(out, Command{Prefix: prefix, Source: "package.json scripts." + name, Runs: shown(script)})
+		// npm runs pre- and post- scripts around it.
+		runs := script
+		if pre, ok := pkg.Scripts["pre"+name]; ok {
+			runs = "pre" + name + ": " + pre + "; then: " + runs
+		}
+		if post, ok := pkg.Scripts["post"+name]; ok {
+			runs += "; then post" + name + ": " + post
+		}
+		out = append(out, Command{Prefix: prefix, Source: "package.json scripts." + name, Runs: shown(runs)})
 	}
 	return out
 }

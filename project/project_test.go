@@ -28,6 +28,20 @@ func TestCommands(t *testing.T) {
 		{"pyproject sections", map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\n[tool.ruff]\n"},
 			[]string{"pytest | pyproject.toml tool.pytest | pytest as pyproject.toml configures it", "ruff check | pyproject.toml tool.ruff | ruff check as pyproject.toml configures it"}},
 		{"broken package.json", map[string]string{"package.json": "{"}, nil},
+		// The red team's: what is shown must be what runs.
+		{"a recipe on the target's line, and every recipe line", map[string]string{
+			"Makefile": "test: ; go vet ./...\n\tgo test ./...\n\techo done\n",
+		}, []string{"make test | Makefile:1 | go vet ./...; go test ./...; echo done"}},
+		{"a target defined twice: nothing", map[string]string{"Makefile": "test:\n\tgo test\ntest: ; @echo EVIL\n"}, nil},
+		{"a conditional: nothing", map[string]string{"Makefile": "ifeq (1,0)\ntest:\n\tgo test\nendif\n"}, nil},
+		{"an include: nothing", map[string]string{"Makefile": "include evil.mk\ntest:\n\tgo test\n"}, nil},
+		{"an unreadable GNUmakefile stops make's proposals", map[string]string{
+			"GNUmakefile": strings.Repeat("#\n", maxFile), "Makefile": "test:\n\tgo test\n",
+		}, nil},
+		{"package.json: the exact key, and pre and post scripts", map[string]string{
+			"package.json": `{"scripts": {"test": "jest", "pretest": "echo PRE", "posttest": "echo POST"}, "Scripts": {"test": "node --test"}}`,
+		}, []string{"npm test | package.json scripts.test | pretest: echo PRE; then: jest; then posttest: echo POST"}},
+		{"package.json: only a differently cased key", map[string]string{"package.json": `{"Scripts": {"test": "x"}}`}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
