@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
@@ -195,7 +198,38 @@ func (e *Engine) spec(j *Judgement, program string) (*sandbox.Spec, error) {
 	s := &sandbox.Spec{Level: level, Program: program, TmpDir: tmp, Require: j.Config.SandboxRequire}
 	if level == sandbox.Workspace {
 		s.Root, s.Writable = ProjectRoot(j.Cwd), writable
-		s.Protect = sandbox.Protected(s.Root)
+		s.Protect = append(sandbox.Protected(s.Root), hooksDir(s.Root)...)
 	}
 	return s, nil
+}
+
+// hooksDir is the repository's hooks directory when core.hooksPath puts
+// it inside the project (husky's .husky/_, a .githooks): a workspace
+// command could otherwise plant a hook the person's next commit runs.
+// git reads its configuration for it (reading runs nothing), with a
+// bare environment and a bound on its time; a path that does not
+// exist or is a link is not returned (sandbox.Protected's rule).
+func hooksDir(root string) []string {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	c := exec.CommandContext(ctx, "git", "-C", root, "config", "--get", "core.hooksPath")
+	// Not gitsafe.Environ: it sets core.hooksPath itself. git needs only
+	// PATH and HOME to find the repository's and the person's files.
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "GIT_CONFIG_NOSYSTEM=1"}
+	out, err := c.Output()
+	p := strings.TrimSpace(string(out))
+	if err != nil || p == "" {
+		return nil
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	p = filepath.Clean(p)
+	if rel, err := filepath.Rel(root, p); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return nil
+	}
+	if fi, err := os.Lstat(p); err != nil || !fi.IsDir() {
+		return nil
+	}
+	return []string{p}
 }
