@@ -80,6 +80,10 @@ func (e *Engine) vetConfinement(j *Judgement, home string) gate.Decision {
 			return gate.Escalate(d, gate.Reason{Check: gate.CheckSandbox, Match: root,
 				Message: fmt.Sprintf("a workspace sandbox rooted at %s would %s", root, bad)})
 		}
+		if rel, err := filepath.Rel(root, j.Cwd); err == nil && inProtected(rel) {
+			return gate.Escalate(d, gate.Reason{Check: gate.CheckSandbox, Match: j.Cwd,
+				Message: fmt.Sprintf("a workspace command would run inside %s, which it may not change", j.Cwd)})
+		}
 		for _, w := range writable {
 			if bad := badWritable(w, home); bad != "" {
 				return gate.Escalate(d, gate.Reason{Check: gate.CheckSandbox, Match: w,
@@ -135,6 +139,23 @@ func badWorkspaceRoot(root, home string) string {
 		return "let the command write in your home directory"
 	}
 	return ""
+}
+
+// inProtected reports whether rel, a path inside a workspace, lies in a
+// directory a workspace command may not change (a .git at any depth, or a
+// protected top-level entry): a command run from there is refused rather
+// than trusted to the binds alone.
+func inProtected(rel string) bool {
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if len(parts) > 0 && sandbox.IsProtectedName(parts[0]) {
+		return true
+	}
+	for _, p := range parts {
+		if p == ".git" {
+			return true
+		}
+	}
+	return false
 }
 
 // homeProtected are what a rule's extra writable path may not hold: the

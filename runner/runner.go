@@ -128,7 +128,8 @@ func Run(p Plan) (int, error) {
 		}
 		c.SysProcAttr.Setpgid = true
 	}
-	if p.Limit > 0 {
+	workspace := p.Sandbox != nil && p.Sandbox.Level == sandbox.Workspace
+	if p.Limit > 0 || workspace {
 		// A grandchild that leaves the group (setsid, setpgid) is
 		// reparented here when its parent ends, so the limit finds it.
 		becomeSubreaper()
@@ -178,6 +179,12 @@ func Run(p Plan) (int, error) {
 		end(c.Process.Pid, ownGroup, syscall.SIGKILL)
 		return Status(c.ProcessState), &LimitError{After: p.Limit}
 	default:
+	}
+	if workspace {
+		// Nothing a workspace command started outlives it: a red team's
+		// setsid'd child waited for the person to create .claude, which
+		// had no read-only bind, and wrote settings into it.
+		end(c.Process.Pid, ownGroup, syscall.SIGKILL)
 	}
 	return Status(c.ProcessState), nil
 }

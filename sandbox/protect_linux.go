@@ -73,5 +73,16 @@ func bindReadOnly(paths []string) error {
 			return fmt.Errorf("cannot make %s read-only: %w", p, err)
 		}
 	}
+	// A working directory inside a protected one was entered before its
+	// bind, and lookups from it never cross into the mount above it (a
+	// red team's make run in .git wrote hooks/pre-commit): enter it again
+	// by name, which lands on the read-only mount.
+	wd, err := unix.Getwd()
+	if err != nil {
+		return fmt.Errorf("cannot find the working directory: %w", err)
+	}
+	if err := unix.Chdir(wd); err != nil {
+		return fmt.Errorf("cannot enter the working directory again: %w", err)
+	}
 	return nil
 }

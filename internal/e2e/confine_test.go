@@ -422,3 +422,36 @@ func TestConfinedCannotTrace(t *testing.T) {
 		t.Errorf("unconfined tracing of a child failed, so the test proves nothing: %s", out)
 	}
 }
+
+// The read-only binds of a workspace command hold when its working
+// directory is inside a protected directory before the binds are made
+// (a red team's make, run in .git, wrote hooks/pre-commit through the
+// directory it started in): the helper enters it again by name. The
+// same command unprotected writes, so the test cannot pass by a broken
+// command.
+func TestWorkspaceBindHoldsFromInside(t *testing.T) {
+	requireLandlock(t)
+	bin := agentgateBinary(t)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, protect := range []bool{true, false} {
+		root := t.TempDir()
+		git := filepath.Join(root, ".git")
+		if err := os.MkdirAll(filepath.Join(git, "hooks"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		spec := sandbox.Spec{Level: sandbox.Workspace, Program: sh, Root: root}
+		if protect {
+			spec.Protect = sandbox.Protected(root)
+		}
+		c := sandbox.Command(bin, spec, sh, []string{"sh", "-c", "echo x > hooks/pre-commit"}, os.Environ())
+		c.Dir = git
+		out, _ := c.CombinedOutput()
+		_, statErr := os.Stat(filepath.Join(git, "hooks", "pre-commit"))
+		if written := statErr == nil; written == protect {
+			t.Errorf("protected %v: hook written %v\n%s", protect, written, out)
+		}
+	}
+}
