@@ -1,8 +1,14 @@
 package sandbox
 
 import (
+	"bufio"
+	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // protectedNames are the entries of a project's top directory that a
@@ -15,18 +21,102 @@ var protectedNames = []string{".git", ".claude", ".codex", ".gemini", ".cursor",
 	".husky", ".githooks", ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "lefthook.yml", "lefthook.yaml",
 	".lefthook.yml", ".lefthook.yaml"}
 
-// Protected are the entries of root to keep read-only for a workspace
+// Bounds of the walk for nested repositories.
+const (
+	nestedDepth  = 4
+	nestedBudget = 20000
+)
+
+// Protected are the paths of root to keep read-only for a workspace
 // command: those of protectedNames that exist, as directories or files
-// (not symbolic links, whose target a bind would follow).
+// (not symbolic links, whose target a bind would follow); every .git
+// below (a submodule's, a linked worktree's, a nested repository's: git
+// runs in a submodule at the top's git status, and a rewritten .git file
+// points it at a planted gitdir), the submodules .gitmodules names, the
+// worktrees .git/worktrees records, and the gitdir a .git file names when
+// it lies in the project. The walk for nested ones is bounded (depth and
+// entries), skips node_modules, and does not enter a .git.
 func Protected(root string) []string {
+	seen := map[string]bool{}
 	var out []string
-	for _, n := range protectedNames {
-		p := filepath.Join(root, n)
+	add := func(p string) {
+		p = filepath.Clean(p)
+		if seen[p] || !within(p, root) {
+			return
+		}
 		if fi, err := os.Lstat(p); err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
+			seen[p] = true
 			out = append(out, p)
 		}
 	}
+	for _, n := range protectedNames {
+		add(filepath.Join(root, n))
+	}
+	// Submodules by .gitmodules, at any depth.
+	if data, err := readSmall(filepath.Join(root, ".gitmodules")); err == nil {
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for sc.Scan() {
+			k, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), "=")
+			if ok && strings.TrimSpace(k) == "path" {
+				add(filepath.Join(root, strings.TrimSpace(v), ".git"))
+			}
+		}
+	}
+	// Linked worktrees: .git/worktrees/NAME/gitdir names their .git file.
+	if ents, err := os.ReadDir(filepath.Join(root, ".git", "worktrees")); err == nil {
+		for _, e := range ents {
+			if data, err := readSmall(filepath.Join(root, ".git", "worktrees", e.Name(), "gitdir")); err == nil {
+				add(strings.TrimSpace(string(data)))
+			}
+		}
+	}
+	budget := nestedBudget
+	base := strings.Count(filepath.Clean(root), string(filepath.Separator))
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || budget <= 0 {
+			return filepath.SkipDir
+		}
+		budget--
+		if d.Name() == ".git" && p != root {
+			add(p)
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.Count(p, string(filepath.Separator))-base >= nestedDepth) {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	// A .git file names its gitdir ("gitdir: ../.git/modules/x").
+	for _, p := range append([]string(nil), out...) {
+		if filepath.Base(p) != ".git" {
+			continue
+		}
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if data, err := readSmall(p); err == nil {
+			if g, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
+				g = strings.TrimSpace(g)
+				if !filepath.IsAbs(g) {
+					g = filepath.Join(filepath.Dir(p), g)
+				}
+				add(g)
+			}
+		}
+	}
 	return out
+}
+
+// readSmall reads a small regular file (a .git file, .gitmodules), never
+// blocking on a special one.
+func readSmall(p string) ([]byte, error) { return fsutil.ReadRegular(p, 1<<20) }
+
+func within(p, root string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // IsProtectedName reports whether name is one of a project's top-level
