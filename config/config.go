@@ -517,26 +517,41 @@ func checkPolicyPerms(path string, skipOwner bool) error {
 // "project-local").
 type ProjectFile struct{ Path, Role string }
 
-// ProjectFiles finds the nearest directory, walking up from cwd, holding
-// .agentgate.toml or .agentgate.local.toml; the walk stops after the
-// repository root (a directory with .git) or home.
+// ProjectFiles are the project files that apply in cwd: every
+// .agentgate.local.toml and .agentgate.toml from cwd up to the outermost
+// repository root below home (the topmost directory with .git; home, or
+// the file system's root outside home, when there is none), nearest
+// first, so that the nearest's settings win while every file's ask and
+// deny rules apply (allow rules and settings only once trusted, as
+// always). The walk used to stop at the nearest file or .git, and a red
+// team's build planted an empty sub/.agentgate.toml (or a sub/.git) that
+// hid the project's deny rules from commands run in sub.
 func ProjectFiles(cwd, home string) []ProjectFile {
 	if cwd == "" {
 		return nil
 	}
+	top := ""
 	for dir := filepath.Clean(cwd); ; dir = filepath.Dir(dir) {
-		var out []ProjectFile
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			top = dir
+		}
+		if dir == home || dir == filepath.Dir(dir) {
+			if top == "" {
+				top = dir
+			}
+			break
+		}
+	}
+	var out []ProjectFile
+	for dir := filepath.Clean(cwd); ; dir = filepath.Dir(dir) {
 		for _, f := range []ProjectFile{{".agentgate.local.toml", "project-local"}, {".agentgate.toml", "project"}} {
 			p := filepath.Join(dir, f.Path)
 			if _, err := os.Stat(p); err == nil {
 				out = append(out, ProjectFile{p, f.Role})
 			}
 		}
-		if len(out) > 0 {
+		if dir == top || dir == filepath.Dir(dir) {
 			return out
-		}
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || dir == home || dir == filepath.Dir(dir) {
-			return nil
 		}
 	}
 }

@@ -297,6 +297,24 @@ func TestProjectWalkStopsAtRepoRoot(t *testing.T) {
 	}
 }
 
+// A project file or a .git planted in a subdirectory does not hide the
+// project's own rules from commands run there (a red team's build did
+// both, and "make test deploy", denied at the top, ran in sub).
+func TestPlantedFilesDoNotHideTheProject(t *testing.T) {
+	for name, plant := range map[string]func(w *world){
+		"sub/.agentgate.toml": func(w *world) { w.write(filepath.Join(w.repo, "sub", ".agentgate.toml"), "") },
+		"sub/.git":            func(w *world) { os.MkdirAll(filepath.Join(w.repo, "sub", ".git"), 0o755) },
+	} {
+		w := newWorld(t)
+		w.write(filepath.Join(w.repo, ".agentgate.toml"), "[deny]\nprefix = [\"make deploy\"]\n")
+		plant(w)
+		c := w.load(w.opts())
+		if d := w.decide(c, "make deploy"); d.Verdict() != gate.Deny {
+			t.Errorf("%s planted: make deploy = %s, want deny", name, d.Verdict())
+		}
+	}
+}
+
 func TestPolicyPermissions(t *testing.T) {
 	w := newWorld(t)
 	w.write(w.pol, "[deny]\nprefix = [\"rm\"]\n")
