@@ -118,11 +118,13 @@ func Decide(req Request) (d Decision) {
 		d = protect(req, psegs, file, d)
 		d = unknownTarget(req, segs, file, d)
 	}
-	if d.verdict == Allow && !complete {
+	if d.verdict != Deny && !complete {
 		// Not every command in the text was checked against the deny and
-		// ask rules.
-		d = ask(Reason{Check: CheckText, Match: fmt.Sprintf("%d commands", len(segs)),
-			Message: fmt.Sprintf("command holds more than %d commands and wrappers, too many to check against the rules", MaxSegments)})
+		// ask rules or the catastrophic ones: whatever the part seen said,
+		// the whole asks, stickily, since bypass mode runs a plain ask
+		// and a catastrophic command past the bound would run with it.
+		d = ask(incomplete(segs), d.reasons...)
+		d.sticky = true // past a bound: no mode runs it
 	}
 	if inner, ok := shellString(req, file, d); ok {
 		return inner

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -13,6 +14,16 @@ const maxNesting = 4
 // MaxSegments bounds the command lines segments collects. A text with
 // more is asked about rather than half checked against the deny rules.
 const MaxSegments = 4096
+
+// MaxSegmentBytes bounds the bytes of all the words segments collects.
+// Each nested "$( )" repeats the text inside it as a word of the command
+// around it, so n nested substitutions make words of n²/2 bytes, and every
+// check after the collection reads each of them: a 64 KiB nest took a
+// second. Past the bound the text is asked about, so judging stays linear
+// in the input (16 times the longest text the gate judges; the real
+// commands of the corpus use at most 22 times their own length, brace
+// expansions).
+const MaxSegmentBytes = 16 * MaxCommandBytes
 
 // maxWrapperWords bounds how many words after a wrapper (sudo -u root ...)
 // are tried as the start of the wrapped command.
@@ -30,6 +41,24 @@ func segments(text string, f *syntax.File) (segs [][]string, complete bool) {
 	c := collector{parses: 1, raw: true}
 	c.file(text, f, 0)
 	return c.out, !c.full
+}
+
+// incomplete is the reason a text whose collection reached a bound asks:
+// the rules and checks saw only part of it, so nothing they decided may
+// run it unasked (not bypass, not session memory).
+func incomplete(segs [][]string) Reason {
+	n := 0
+	for _, argv := range segs {
+		for _, w := range argv {
+			n += len(w)
+		}
+	}
+	if len(segs) < MaxSegments {
+		return Reason{Check: CheckText, Match: fmt.Sprintf("%d bytes of words", n),
+			Message: fmt.Sprintf("command nests its commands so deeply that their words pass %d bytes, too many to check against the rules", MaxSegmentBytes)}
+	}
+	return Reason{Check: CheckText, Match: fmt.Sprintf("%d commands", len(segs)),
+		Message: fmt.Sprintf("command holds more than %d commands and wrappers, too many to check against the rules", MaxSegments)}
 }
 
 // parsedSegments0 is [segments] from the parse alone, nested shell
@@ -52,6 +81,7 @@ type collector struct {
 	out    [][]string
 	parses int
 	full   bool
+	bytes  int // of the words in out, against MaxSegmentBytes
 	// raw adds the plain split of each text to its parse.
 	raw bool
 }
@@ -83,10 +113,15 @@ func (c *collector) add(argv []string, depth, level int) {
 	if len(argv) == 0 || level > maxNesting {
 		return
 	}
-	if len(c.out) >= MaxSegments {
+	n := 0
+	for _, w := range argv {
+		n += len(w)
+	}
+	if len(c.out) >= MaxSegments || c.bytes+n > MaxSegmentBytes {
 		c.full = true
 		return
 	}
+	c.bytes += n
 	c.out = append(c.out, argv)
 	if depth < maxNesting && len(argv) >= 3 && isShell(argv[0]) && argv[1] == "-c" {
 		c.text(argv[2], depth+1)
