@@ -45,6 +45,10 @@ const (
 	// A command allowed on its own ran past command_timeout while nobody
 	// watched and was ended (a limit record).
 	OutcomeStoppedByLimit = "stopped_by_limit"
+	// A command confined to the project created or replaced a protected
+	// path (an .envrc, a .claude directory, a hooks directory where there
+	// was none, a link): agentgate moved it aside (a protected record).
+	OutcomeQuarantined = "quarantined"
 )
 
 // Outcome is a record's outcome, read: the one list of outcomes and what
@@ -58,7 +62,7 @@ var Outcomes = []Outcome{
 	OutcomeDeniedNonInteractive, OutcomeDenied, OutcomeDeniedReadonly, OutcomeApprovedOnce, OutcomeApprovedSession,
 	OutcomeApprovedAlways, OutcomeAllowedBySession, OutcomeDeniedSession, OutcomeDeniedBySession, OutcomeTimeout,
 	OutcomeInterrupted, OutcomeBreaker, OutcomeBypassed, OutcomeAskedHost, OutcomeApprovedHost, OutcomeDeniedHost,
-	OutcomeApprovedOutOfBand, OutcomeDeniedOutOfBand, OutcomeStoppedByLimit,
+	OutcomeApprovedOutOfBand, OutcomeDeniedOutOfBand, OutcomeStoppedByLimit, OutcomeQuarantined,
 }
 
 // Known reports whether o is one of [Outcomes].
@@ -106,6 +110,9 @@ const (
 	// EventLimit records a command allowed on its own that was ended at
 	// its time limit; the allow path writes nothing else.
 	EventLimit = "limit"
+	// EventProtected records what a workspace command made at protected
+	// paths of the project and where agentgate moved it.
+	EventProtected = "protected"
 )
 
 // Record is one line of the audit log.

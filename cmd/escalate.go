@@ -89,6 +89,7 @@ func (o *ExecOptions) run(eng *engine.Engine, x *engine.Escalation, outcome stri
 	}
 	start := o.Env.Now()
 	code, err := o.Env.Run(p)
+	code, err = o.Env.protected(eng, x.J, code, err)
 	if err != nil {
 		return o.Env.commandError(err)
 	}

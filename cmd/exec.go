@@ -109,6 +109,7 @@ func (e *Env) runAllowed(eng *engine.Engine, j *engine.Judgement, unwatched bool
 	}
 	started := e.Now()
 	code, err := e.Run(p)
+	code, err = e.protected(eng, j, code, err)
 	var le *runner.LimitError
 	if errors.As(err, &le) {
 		printError(e.Stderr, fmt.Sprintf("%s: %v", visible.String(j.Request.Text), err),
@@ -138,4 +139,27 @@ func (e *Env) commandError(err error) error {
 		return &internalError{err}
 	}
 	return nil
+}
+
+// protected reports a workspace command that made something at a
+// protected path of the project, which agentgate moved aside, and records
+// it. The command ran; its status stands, except that a success becomes
+// 1: what it left is not what it would have left. It returns what is left
+// of err to handle (a time limit).
+func (e *Env) protected(eng *engine.Engine, j *engine.Judgement, code int, err error) (int, error) {
+	var pe *runner.ProtectedError
+	if !errors.As(err, &pe) {
+		return code, err
+	}
+	printError(e.Stderr, visible.String(pe.Error()),
+		"a command confined to the project may not create or replace these (git, the agents and direnv run what they hold); look at what was moved aside, and put it back yourself if you meant it")
+	if w, rerr := eng.RecordProtected(j, pe.Moved, code); rerr != nil {
+		warnf(e.Stderr, "the audit record of the moved paths was not written: %v", rerr)
+	} else if w != "" {
+		warnf(e.Stderr, "%s", w)
+	}
+	if code == 0 {
+		code = 1
+	}
+	return code, pe.Cause
 }

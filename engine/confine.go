@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -219,7 +220,15 @@ func (e *Engine) spec(j *Judgement, program string) (*sandbox.Spec, error) {
 	s := &sandbox.Spec{Level: level, Program: program, TmpDir: tmp, Require: j.Config.SandboxRequire}
 	if level == sandbox.Workspace {
 		s.Root, s.Writable = ProjectRoot(j.Cwd), writable
-		s.Protect = append(sandbox.Protected(s.Root), hooksDir(s.Root)...)
+		s.Protect = sandbox.Protected(s.Root)
+		watch := append([]string(nil), s.Protect...)
+		if hooks := hooksDir(s.Root); hooks != "" {
+			watch = append(watch, hooks)
+			if b, ok := sandbox.Bindable(s.Root, hooks); ok && !slices.Contains(s.Protect, b) {
+				s.Protect = append(s.Protect, b)
+			}
+		}
+		s.Watch = sandbox.Watched(s.Root, watch...)
 	}
 	return s, nil
 }
@@ -228,9 +237,11 @@ func (e *Engine) spec(j *Judgement, program string) (*sandbox.Spec, error) {
 // it inside the project (husky's .husky/_, a .githooks): a workspace
 // command could otherwise plant a hook the person's next commit runs.
 // git reads its configuration for it (reading runs nothing), with a
-// bare environment and a bound on its time; a path that does not
-// exist or is a link is not returned (sandbox.Protected's rule).
-func hooksDir(root string) []string {
+// bare environment and a bound on its time. It is returned whether or
+// not it exists: an existing directory is bound read-only, and a missing
+// one (or a link) is watched, since a command that creates it plants
+// hooks as surely as one that writes into it.
+func hooksDir(root string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	c := exec.CommandContext(ctx, "git", "-C", root, "config", "--get", "core.hooksPath")
@@ -240,17 +251,14 @@ func hooksDir(root string) []string {
 	out, err := c.Output()
 	p := strings.TrimSpace(string(out))
 	if err != nil || p == "" {
-		return nil
+		return ""
 	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(root, p)
 	}
 	p = filepath.Clean(p)
 	if rel, err := filepath.Rel(root, p); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		return nil
+		return ""
 	}
-	if fi, err := os.Lstat(p); err != nil || !fi.IsDir() {
-		return nil
-	}
-	return []string{p}
+	return p
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/agentgate/agentgate/sandbox"
 	"os"
 	"os/user"
 	"time"
@@ -100,6 +101,23 @@ func (e *Engine) RecordLimit(j *Judgement, ran time.Duration, code int) (warning
 	rec.Event, rec.Outcome = audit.EventLimit, audit.OutcomeStoppedByLimit
 	ms := ran.Milliseconds()
 	rec.ExitCode, rec.DurationMS = &code, &ms
+	return e.Append(j.Config, rec)
+}
+
+// RecordProtected appends what j's workspace command made at protected
+// paths of the project, one reason per path, and where each was moved.
+func (e *Engine) RecordProtected(j *Judgement, moved []sandbox.Moved, code int) (warning string, err error) {
+	rec := e.NewRecord(j)
+	rec.Event, rec.Outcome = audit.EventProtected, audit.OutcomeQuarantined
+	rec.ExitCode = &code
+	rec.Reasons = nil
+	for _, m := range moved {
+		msg := fmt.Sprintf("the command made %s, a protected path (it was %s); moved to %s", m.Path, m.Was, m.To)
+		if m.To == "" {
+			msg = fmt.Sprintf("the command removed %s (%s); put back", m.Path, m.Was)
+		}
+		rec.Reasons = append(rec.Reasons, gate.Reason{Check: gate.CheckSelfProtect, Match: m.Path, Source: "workspace", Message: msg})
+	}
 	return e.Append(j.Config, rec)
 }
 

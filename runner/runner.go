@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -134,6 +135,10 @@ func Run(p Plan) (int, error) {
 		// reparented here when its parent ends, so the limit finds it.
 		becomeSubreaper()
 	}
+	var before *sandbox.Snapshot
+	if workspace {
+		before = sandbox.Take(p.Sandbox.Watch)
+	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, Forwarded...)
 	defer signal.Stop(sigs)
@@ -177,7 +182,13 @@ func Run(p Plan) (int, error) {
 		// What left the group and outlived the command is reparented
 		// here by now: end it too, before agentgate goes.
 		end(c.Process.Pid, ownGroup, syscall.SIGKILL)
-		return Status(c.ProcessState), &LimitError{After: p.Limit}
+		var err error = &LimitError{After: p.Limit}
+		if workspace {
+			if moved, rerr := before.Restore(); len(moved) > 0 || rerr != nil {
+				err = &ProtectedError{Moved: moved, Err: rerr, Cause: err}
+			}
+		}
+		return Status(c.ProcessState), err
 	default:
 	}
 	if workspace {
@@ -185,8 +196,44 @@ func Run(p Plan) (int, error) {
 		// setsid'd child waited for the person to create .claude, which
 		// had no read-only bind, and wrote settings into it.
 		end(c.Process.Pid, ownGroup, syscall.SIGKILL)
+		// Then what it made at a protected name that was absent or a
+		// link (which no bind holds) is moved aside before anything
+		// reads it.
+		moved, err := before.Restore()
+		if len(moved) > 0 || err != nil {
+			return Status(c.ProcessState), &ProtectedError{Moved: moved, Err: err}
+		}
 	}
 	return Status(c.ProcessState), nil
+}
+
+// ProtectedError is a workspace command that created or replaced a
+// protected path (an .envrc, a .claude directory, a hook directory where
+// there was none, a link it swapped): agentgate moved what it found
+// aside and put links back. The command did run; its exit status stands.
+type ProtectedError struct {
+	Moved []sandbox.Moved
+	// Err is what could not be moved or put back.
+	Err error
+	// Cause is the error the run ended with otherwise (a [LimitError]).
+	Cause error
+}
+
+func (e *ProtectedError) Unwrap() error { return e.Cause }
+
+func (e *ProtectedError) Error() string {
+	var parts []string
+	for _, m := range e.Moved {
+		if m.To == "" {
+			parts = append(parts, fmt.Sprintf("removed %s (%s), put back", m.Path, m.Was))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("made %s (was %s), moved to %s", m.Path, m.Was, m.To))
+	}
+	if e.Err != nil {
+		parts = append(parts, e.Err.Error())
+	}
+	return "the command changed protected paths of the project: " + strings.Join(parts, "; ")
 }
 
 // end signals the command at its limit: its group when it has one of

@@ -29,7 +29,7 @@ const (
 
 // Protected are the paths of root to keep read-only for a workspace
 // command: those of protectedNames that exist, as directories or files
-// (not symbolic links, whose target a bind would follow); every .git
+// (for a symbolic link, what it points to inside the project); every .git
 // below (a submodule's, a linked worktree's, a nested repository's: git
 // runs in a submodule at the top's git status, and a rewritten .git file
 // points it at a planted gitdir), the submodules .gitmodules names, the
@@ -40,13 +40,9 @@ func Protected(root string) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(p string) {
-		p = filepath.Clean(p)
-		if seen[p] || !within(p, root) {
-			return
-		}
-		if fi, err := os.Lstat(p); err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
-			seen[p] = true
-			out = append(out, p)
+		if b, ok := Bindable(root, p); ok && !seen[b] {
+			seen[b] = true
+			out = append(out, b)
 		}
 	}
 	for _, n := range protectedNames {
@@ -108,6 +104,36 @@ func Protected(root string) []string {
 		}
 	}
 	return out
+}
+
+// Bindable is the path to bind read-only to keep p, a path in root, as
+// it is: p itself when it is a directory or a regular file, what it
+// points to when it is a symbolic link to one inside root (.claude ->
+// conf/claude; the link itself, in the writable top directory, is watched
+// instead: [Watched]); nothing when it is absent, special, or a link out
+// of the project, which the workspace cannot write anyway.
+func Bindable(root, p string) (string, bool) {
+	p = filepath.Clean(p)
+	if !within(p, root) {
+		return "", false
+	}
+	fi, err := os.Lstat(p)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// Compared with the root as the kernel sees it too: a project
+		// entered through a link (cd ~/work/p, work -> /data) has
+		// targets under /data.
+		real, rerr := filepath.EvalSymlinks(root)
+		t, terr := filepath.EvalSymlinks(p)
+		if terr != nil || !within(t, root) && (rerr != nil || !within(t, real)) {
+			return "", false
+		}
+		p = t
+		fi, err = os.Lstat(p)
+	}
+	if err != nil || !(fi.IsDir() || fi.Mode().IsRegular()) {
+		return "", false
+	}
+	return p, true
 }
 
 // readSmall reads a small regular file (a .git file, .gitmodules), never

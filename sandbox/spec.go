@@ -25,6 +25,11 @@ type Spec struct {
 	// write, an unlink or a rename of it fails; Landlock, which grants on
 	// whole hierarchies, cannot take them out of the tree.
 	Protect []string `json:"protect,omitempty"`
+	// Watch are the paths whose entry must stand as it was when the
+	// command ends ([Watched]): agentgate compares them before and after
+	// and moves aside what the command made there ([Snapshot.Restore]).
+	// The helper does not read them.
+	Watch []string `json:"watch,omitempty"`
 	// Require makes Apply fail rather than run partly confined.
 	Require bool `json:"require,omitempty"`
 	// LandlockABI, when set, is the most of Landlock used: the tests stand
