@@ -184,6 +184,7 @@ func Run(p Plan) (int, error) {
 		end(c.Process.Pid, ownGroup, syscall.SIGKILL)
 		var err error = &LimitError{After: p.Limit}
 		if workspace {
+			endAll(c.Process.Pid, ownGroup)
 			if moved, rerr := before.Restore(); len(moved) > 0 || rerr != nil {
 				err = &ProtectedError{Moved: moved, Err: rerr, Cause: err}
 			}
@@ -195,7 +196,7 @@ func Run(p Plan) (int, error) {
 		// Nothing a workspace command started outlives it: a red team's
 		// setsid'd child waited for the person to create .claude, which
 		// had no read-only bind, and wrote settings into it.
-		end(c.Process.Pid, ownGroup, syscall.SIGKILL)
+		endAll(c.Process.Pid, ownGroup)
 		// Then what it made at a protected name that was absent or a
 		// link (which no bind holds) is moved aside before anything
 		// reads it.
@@ -247,6 +248,41 @@ func end(pid int, ownGroup bool, sig syscall.Signal) {
 		_ = syscall.Kill(p, sig)
 	}
 }
+
+// endAll kills every process under agentgate until none is left. One
+// pass is not enough: a red team's chain of processes, each forking the
+// next and exiting, had a generation born after the pass read /proc,
+// which outlived the command and planted a setting later. Each pass
+// kills what it sees and reaps what was reparented here (agentgate is
+// their reaper), so what a killed process forked in the meantime is seen
+// by the next; the passes are bounded.
+func endAll(pid int, ownGroup bool) {
+	for range maxEndPasses {
+		if ownGroup {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		}
+		live := 0
+		for _, p := range descendants(os.Getpid()) {
+			if f, ok := fsutil.StatFields(strconv.Itoa(p)); ok && len(f) > 0 && f[0] == "Z" {
+				continue
+			}
+			live++
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+		// Reap the ones that ended, so that they leave /proc.
+		for {
+			if wpid, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); wpid <= 0 || err != nil {
+				break
+			}
+		}
+		if live == 0 {
+			return
+		}
+	}
+}
+
+// maxEndPasses bounds [endAll]: each pass sees what the last one missed.
+const maxEndPasses = 1000
 
 // descendants are the processes pid started, and theirs, from /proc.
 func descendants(pid int) []int {
