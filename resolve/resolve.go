@@ -191,7 +191,9 @@ func (r *resolver) changeDir(argv []string) bool {
 		return false
 	}
 	args := argv[1:]
+	physical := false
 	for len(args) > 0 && (args[0] == "-L" || args[0] == "-P" || args[0] == "-e" || args[0] == "-@" || args[0] == "--") {
+		physical = args[0] == "-P" || physical && args[0] != "-L"
 		args = args[1:]
 	}
 	target := r.o.Home
@@ -203,11 +205,32 @@ func (r *resolver) changeDir(argv []string) bool {
 			Message: "cd - (or cd with several arguments) goes to a directory that cannot be followed"})
 		return true
 	}
-	r.path(target, target, false)
-	if visited, err := walkLinks(r.lexical(target)); err == nil && len(visited) > 0 {
-		r.o.Cwd = visited[len(visited)-1]
-		r.o.Paths.Cwd = r.o.Cwd
+	// bash's cd is logical unless -P: "link/.." is taken away as text
+	// before any link is followed, so "cd link/.." stays where it is,
+	// whatever link points to (a red team's "cd link/.. && cat w" was
+	// judged in link's parent and printed a key from here). Only when
+	// that directory does not exist does bash go the physical way.
+	abs := r.lexical(target)
+	dir := ""
+	if !physical && abs != "" {
+		if fi, err := os.Stat(path.Clean(abs)); err == nil && fi.IsDir() {
+			dir = path.Clean(abs)
+		}
 	}
+	if dir == "" {
+		if visited, err := walkLinks(abs); err == nil && len(visited) > 0 {
+			dir = visited[len(visited)-1]
+		}
+	}
+	if dir == "" {
+		// cd fails and the shell stays where it is (after ";", the
+		// next command runs here).
+		r.path(target, target, false)
+		return true
+	}
+	r.path(target, dir, false)
+	r.o.Cwd = dir
+	r.o.Paths.Cwd = r.o.Cwd
 	return true
 }
 
