@@ -146,6 +146,35 @@ func (c *catJudge) argv(argv []string) (rule, msg string, ok bool) {
 				return CatastrophicDelete, "rm -r deletes " + t + " and everything under it", true
 			}
 		}
+	case prog == "mv":
+		// Moving the home directory, the root or a system directory away
+		// is deleting it from where everything looks for it ("mv ~
+		// /tmp/x" passed in bypass). The sources are every operand but
+		// the last, or all of them with -t.
+		var srcs []string
+		target, end := false, false
+		for i := 0; i < len(args); i++ {
+			a := unquote(args[i])
+			switch {
+			case end || a == "-" || !strings.HasPrefix(a, "-"):
+				srcs = append(srcs, args[i])
+			case a == "--":
+				end = true
+			case a == "-t" || a == "--target-directory":
+				target = true
+				i++ // the directory moved into, not a source
+			case strings.HasPrefix(a, "--target-directory=") || strings.HasPrefix(a, "-t"):
+				target = true
+			case a == "-S" || a == "--suffix":
+				i++
+			}
+		}
+		if !target && len(srcs) > 0 {
+			srcs = srcs[:len(srcs)-1]
+		}
+		if t, ok := c.anyTarget(srcs); ok {
+			return CatastrophicDelete, "mv moves " + t + " away from where everything looks for it", true
+		}
 	case prog == "chmod" || prog == "chown" || prog == "chgrp":
 		flags, ops := splitFlags(args)
 		if hasFlag(flags, 'R', "--recursive") {

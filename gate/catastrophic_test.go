@@ -1,6 +1,7 @@
 package gate_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentgate/agentgate/allowlist"
@@ -145,7 +146,9 @@ func TestDestructiveTargetsMustBeLiteral(t *testing.T) {
 		"chmod -R 000 $D", "dd if=/dev/zero of=$DISK", `bash -c 'rm -rf "$0"' ~`,
 	} {
 		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths})
-		if d.Verdict() == gate.Allow || !d.Sticky() {
+		// A deny is stronger still: literal input makes the target
+		// known ("echo ~ | xargs rm -rf" deletes the home).
+		if d.Verdict() == gate.Allow || d.Verdict() == gate.Ask && !d.Sticky() {
 			t.Errorf("Decide(%q) = %s sticky=%v (%s); want a sticky ask", cmd, d.Verdict(), d.Sticky(), d.Primary())
 		}
 	}
@@ -190,6 +193,33 @@ func TestForkBombsEveryShape(t *testing.T) {
 	for _, cmd := range []string{"f(){ echo hi; }; f", "f(){ ls | head; }; f", "a(){ b; }; b(){ echo; }; a | cat"} {
 		if d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths}); d.Primary().Rule == gate.CatastrophicForkBomb {
 			t.Errorf("Decide(%q): a fork bomb? %s", cmd, d.Primary())
+		}
+	}
+}
+
+// Programs that run text or other commands are read through: a red team
+// deleted a home in bypass mode with each of these, which were plain asks
+// ("eval" is not on the allowlist), and bypass runs a plain ask.
+func TestCatastrophicThroughRunners(t *testing.T) {
+	for _, cmd := range []string{
+		"eval rm -rf ~", "eval 'rm -rf ~'", `echo "rm -rf ~" | sh`, `printf 'rm -rf ~' | bash`, `trap "rm -rf ~" EXIT`,
+		"trap -- 'rm -rf ~' EXIT", "xargs -I{} rm -rf {} <<< ~", "xargs rm -rf <<< ~", "echo ~ | xargs rm -rf",
+		"echo ~ | xargs -I % rm -rf %", "sh <<EOF\nrm -rf ~\nEOF", "chroot / rm -rf ~", "unshare rm -rf ~",
+		"nsenter -t 1 -m rm -rf ~", `su -c "rm -rf ~"`, `su root -c 'rm -rf ~'`, "runuser -u u -- rm -rf ~",
+		"parallel rm -rf ::: ~", "mv ~ /tmp/x", "mv -- ~ y", "mv -f ~/ /tmp/y", "mv --target-directory=/tmp ~ y", "mv /usr /tmp/u",
+	} {
+		cmd = strings.ReplaceAll(cmd, `\n`, "\n")
+		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths})
+		if d.Verdict() != gate.Deny || d.Primary().Check != gate.CheckCatastrophic {
+			t.Errorf("Decide(%q) = %s (%s); want a catastrophic deny", cmd, d.Verdict(), d.Primary())
+		}
+	}
+	// What they run that is harmless stays what it was.
+	for _, cmd := range []string{"eval echo hi", "trap 'rm -f /tmp/lock' EXIT", "echo ls | sh", "mv -t ~ x", "mv x ~",
+		"mv ~/a ~/b", "parallel echo ::: a b", "echo build | xargs rm -rf", "su -c 'ls ~'"} {
+		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths})
+		if d.Primary().Check == gate.CheckCatastrophic && d.Verdict() == gate.Deny {
+			t.Errorf("Decide(%q): %s; want no catastrophic deny", cmd, d.Primary())
 		}
 	}
 }

@@ -617,7 +617,10 @@ func protectedTail(p Paths, tail string) (string, bool) {
 // assigns from a command, a relative path after "cd $D") were the root,
 // a system directory, home or a disk.
 func unknownTarget(req Request, segs [][]string, file *syntax.File, d Decision) Decision {
-	if d.sticky || (req.Paths.flow == nil && !strings.ContainsAny(req.Text, "$`|") && !strings.Contains(req.Text, "ln")) {
+	// The scan is skipped only for texts with nothing that computes a
+	// target: no expansion, pipe, redirect of input ("xargs rm -rf <<<
+	// ~" ran in bypass), xargs or link.
+	if d.sticky || (req.Paths.flow == nil && !strings.ContainsAny(req.Text, "$`|<") && !strings.Contains(req.Text, "ln") && !strings.Contains(req.Text, "xargs")) {
 		return d
 	}
 	_, _, why, ok := catastrophicScan(req, segs, file)

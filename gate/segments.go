@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -101,6 +102,15 @@ func (c *collector) file(text string, f *syntax.File, depth int) {
 	for _, argv := range parsedSegments(text, f) {
 		c.add(argv, depth, 0)
 	}
+	if depth < maxNesting {
+		texts, argvs := feeds(text, f)
+		for _, argv := range argvs {
+			c.add(argv, depth, 0)
+		}
+		for _, t := range texts {
+			c.text(t, depth+1)
+		}
+	}
 	if !c.raw && f != nil {
 		return
 	}
@@ -126,6 +136,22 @@ func (c *collector) add(argv []string, depth, level int) {
 	if depth < maxNesting && len(argv) >= 3 && isShell(argv[0]) && argv[1] == "-c" {
 		c.text(argv[2], depth+1)
 	}
+	if depth < maxNesting {
+		if t, ok := runsText(argv); ok {
+			c.text(t, depth+1)
+		}
+	}
+	if path.Base(argv[0]) == "parallel" {
+		// "parallel rm -rf ::: ~" runs the command with each argument
+		// after ::: (or :::+, ::::) appended.
+		if i := slices.IndexFunc(argv, func(w string) bool { return strings.HasPrefix(w, ":::") }); i > 1 {
+			for _, a := range argv[i+1:] {
+				if !strings.HasPrefix(a, ":::") {
+					c.add(append(slices.Clone(argv[1:i]), a), depth, level+1)
+				}
+			}
+		}
+	}
 	if base := path.Base(argv[0]); base != argv[0] && base != "." && base != "/" {
 		c.add(append([]string{base}, argv[1:]...), depth, level+1)
 		return
@@ -138,6 +164,161 @@ func (c *collector) add(argv []string, depth, level int) {
 			c.add(argv[i:], depth, level+1)
 		}
 	}
+}
+
+// runsText is the shell text a program runs that is not "bash -c": the
+// words of eval (joined, as eval joins them), trap's action, and the -c
+// or --command of su, runuser, sg's second operand and script. The
+// catastrophic rules and the deny rules read it as they read a -c string:
+// "eval rm -rf ~" and "trap 'rm -rf ~' EXIT" deleted a home in bypass.
+func runsText(argv []string) (string, bool) {
+	args := argv[1:]
+	switch path.Base(argv[0]) {
+	case "eval":
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		return strings.Join(args, " "), len(args) > 0
+	case "trap":
+		for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+			if args[0] == "--" {
+				args = args[1:]
+				break
+			}
+			args = args[1:]
+		}
+		return firstOf(args)
+	case "su", "runuser", "script", "sudo":
+		for i, a := range args {
+			if (a == "-c" || a == "--command" || a == "--session-command") && i+1 < len(args) {
+				return args[i+1], true
+			}
+			for _, p := range []string{"--command=", "--session-command=", "-c"} {
+				if v, ok := strings.CutPrefix(a, p); ok && v != "" && (p != "-c" || !strings.HasPrefix(a, "--")) {
+					return v, true
+				}
+			}
+		}
+	case "sg":
+		// sg GROUP [-c] COMMAND
+		if len(args) >= 2 {
+			if args[1] == "-c" && len(args) >= 3 {
+				return args[2], true
+			}
+			return args[1], true
+		}
+	}
+	return "", false
+}
+
+func firstOf(args []string) (string, bool) {
+	if len(args) == 0 {
+		return "", false
+	}
+	return args[0], true
+}
+
+// feeds are what a literal standard input makes a shell or xargs run:
+// "echo 'rm -rf ~' | sh", "sh <<< 'rm -rf ~'", "echo ~ | xargs rm -rf",
+// "xargs -I{} rm -rf {} <<< ~". The text piped into a shell is judged as
+// a -c string is; the words fed to xargs are appended to (and put in
+// place of the -I replacement of) each command xargs may run. Only
+// literal input (a here-string, a here-document, echo or printf of static
+// words) is known; any other input leaves xargs' targets unknown, which
+// the catastrophic scan makes an ask of its own.
+func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
+	if f == nil {
+		return nil, nil
+	}
+	static := func(ws []*syntax.Word) ([]string, bool) {
+		var out []string
+		for _, w := range ws {
+			v, ok := staticValueOf(w)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v)
+		}
+		return out, true
+	}
+	feed := func(st *syntax.Stmt, input string) {
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok {
+			return
+		}
+		argv, ok := static(call.Args)
+		if !ok || len(argv) == 0 {
+			return
+		}
+		switch {
+		case isShell(argv[0]) && !slices.Contains(argv[1:], "-c"):
+			texts = append(texts, input)
+		case path.Base(argv[0]) == "xargs":
+			words := strings.Fields(input)
+			repl := "{}"
+			for i, a := range argv {
+				if v, ok := strings.CutPrefix(a, "-I"); ok {
+					if v == "" && i+1 < len(argv) {
+						v = argv[i+1]
+					}
+					if v != "" {
+						repl = v
+					}
+				}
+				if v, ok := strings.CutPrefix(a, "--replace="); ok && v != "" {
+					repl = v
+				}
+			}
+			for i := 1; i < len(argv) && i <= maxWrapperWords; i++ {
+				argvs = append(argvs, append(slices.Clone(argv[i:]), words...))
+				for _, w := range words {
+					r := slices.Clone(argv[i:])
+					for k := range r {
+						r[k] = strings.ReplaceAll(r[k], repl, w)
+					}
+					argvs = append(argvs, r)
+				}
+			}
+		}
+	}
+	for n := range syntax.Preorder(f) {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			for _, r := range n.Redirs {
+				switch r.Op {
+				case syntax.WordHdoc:
+					if v, ok := staticValueOf(r.Word); ok {
+						feed(n, v)
+					}
+				case syntax.Hdoc, syntax.DashHdoc:
+					if r.Hdoc != nil {
+						feed(n, text[r.Hdoc.Pos().Offset():r.Hdoc.End().Offset()])
+					}
+				}
+			}
+		case *syntax.BinaryCmd:
+			if n.Op != syntax.Pipe && n.Op != syntax.PipeAll {
+				continue
+			}
+			call, ok := n.X.Cmd.(*syntax.CallExpr)
+			if !ok {
+				continue
+			}
+			argv, ok := static(call.Args)
+			if !ok || len(argv) == 0 {
+				continue
+			}
+			switch path.Base(argv[0]) {
+			case "echo", "printf":
+				args := argv[1:]
+				for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+					args = args[1:]
+				}
+				feed(n.Y, strings.Join(args, " "))
+			}
+		}
+	}
+	return texts, argvs
 }
 
 // parsedSegments walks the bash parse of text. A word that is not static
@@ -209,6 +390,12 @@ var wrappers = map[string]bool{
 	"command": true, "builtin": true, "exec": true, "xargs": true, "time": true, "stdbuf": true,
 	"ionice": true, "chrt": true, "taskset": true, "setsid": true, "unbuffer": true, "watch": true,
 	"strace": true, "ltrace": true, "flock": true, "chronic": true, "caffeinate": true,
+	// They run their operands as a command in another root, namespace,
+	// user or environment ("chroot / rm -rf ~", "unshare rm -rf ~").
+	"chroot": true, "unshare": true, "nsenter": true, "firejail": true, "proot": true, "fakeroot": true,
+	"pkexec": true, "runuser": true, "systemd-run": true, "eatmydata": true, "torsocks": true,
+	"proxychains": true, "proxychains4": true, "valgrind": true, "catchsegv": true, "dbus-run-session": true,
+	"xvfb-run": true, "systemd-inhibit": true, "ssh-agent": true, "parallel": true, "su": true,
 	// Multi-call binaries: "busybox rm -rf /usr" runs the rm applet.
 	"busybox": true, "toybox": true,
 }
