@@ -1,12 +1,12 @@
 package hook
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -37,8 +37,12 @@ func (f EnvFinding) String() string {
 	return fmt.Sprintf("%s sets %s, which %s", f.File, f.Key, f.Why)
 }
 
-// steering are the variables and prefixes that steer what runs, each with
-// what it steers. A name ending in "*" is a prefix.
+// steering are the variables, prefixes and suffixes that steer what runs,
+// each with what it steers. A name ending in "*" is a prefix, one starting
+// with "*" a suffix. It is a list of what is known to steer, so it is
+// never complete: it decides only whether the hook refuses while the
+// project's settings set the variable. The commands agentgate runs get an
+// environment built by accept-list whatever this says.
 var steering = []struct{ name, why string }{
 	{"AGENTGATE_*", "steers agentgate itself (mode, config, log, session)"},
 	{"GIT_*", "steers git (its configuration, pager, ssh command, directories)"},
@@ -85,6 +89,54 @@ var steering = []struct{ name, why string }{
 	{"GREP_OPTIONS", "adds flags to grep"},
 	{"SSH_*", "steers ssh (agent socket, askpass program)"},
 	{"GNUPGHOME", "moves GnuPG's keys and configuration"},
+	// Where the hosts keep the user's own settings, which agentgate reads
+	// to see the person's rules: a red team's CLAUDE_CONFIG_DIR named a
+	// broken file, which made agentgate leave an allowed command
+	// unrewritten, and so unconfined, with TAR_OPTIONS running a program.
+	{"CLAUDE_CONFIG_DIR", "moves Claude Code's user settings, whose rules agentgate reads"},
+	{"CLAUDE_PROJECT_DIR", "moves the project Claude Code's hooks see"},
+	{"CODEX_HOME", "moves Codex's user configuration and rules, which agentgate reads"},
+	{"GEMINI_CLI_*", "steers Gemini CLI's own settings"},
+	{"ZDOTDIR", "names the directory of zsh's start-up files"},
+	{"TAR_OPTIONS", "adds options to tar (--use-compress-program runs a program)"},
+	{"GCONV_PATH", "makes glibc load conversion modules (code) from a directory"},
+	{"LOCPATH", "makes glibc load locale data from a directory"},
+	{"CURL_HOME", "moves curl's configuration (.curlrc)"},
+	{"WGETRC", "names wget's configuration"},
+	{"AWS_*", "steers the AWS tools (config file, credential process)"},
+	{"GOENV", "names go's environment file"},
+	{"LUA_INIT*", "runs Lua code at every start"},
+	{"CONFIG_SITE", "names a script configure runs"},
+	{"MAKEFLAGS", "adds options to every make"},
+	{"MFLAGS", "adds options to make"},
+	{"GNUMAKEFLAGS", "adds options to GNU make"},
+	{"EXINIT", "runs editor commands at vi's start"},
+	{"VIMINIT", "runs editor commands at vim's start"},
+	{"MYVIMRC", "names vim's start-up file"},
+	{"INPUTRC", "names readline's start-up file"},
+	{"OPENSSL_CONF", "names OpenSSL's configuration (which can load engines: code)"},
+	{"KUBECONFIG", "names kubectl's configuration (exec credential plugins run programs)"},
+	{"DOCKER_*", "steers docker (host, configuration, credential helpers)"},
+	{"GEM_*", "steers Ruby's gem paths"},
+	{"BUNDLE_*", "steers bundler"},
+	{"YARN_*", "steers yarn (scripts, registry)"},
+	{"PNPM_*", "steers pnpm"},
+	{"COMPOSER_*", "steers composer (scripts, plugins)"},
+	{"R_PROFILE*", "names R's start-up file"},
+	{"R_ENVIRON*", "names R's environment file"},
+	{"HOSTALIASES", "renames hosts for the resolver"},
+	{"NETRC", "names the credentials file of curl and others"},
+	// By their form: variables that add options, flags or start-up code
+	// to some program, or preload into it (CFLAGS=-wrapper runs a
+	// program from gcc; MAVEN_OPTS, GRADLE_OPTS, SBT_OPTS, DENO_*, ...).
+	{"*_OPTIONS", "adds options to a program"},
+	{"*_OPTS", "adds options to a program"},
+	{"*FLAGS", "adds flags to a program or a build"},
+	{"*_PRELOAD", "preloads code into a program"},
+	{"*_WRAPPER", "runs a program in place of another"},
+	{"*_CONFIG_DIR", "moves a program's configuration"},
+	{"*_CONFIG_FILE", "names a program's configuration"},
+	{"*_CONFIG_PATH", "names a program's configuration"},
 }
 
 // inert are names a steering prefix covers that only set an output
@@ -100,6 +152,10 @@ func Steers(key string) (string, bool) {
 	for _, s := range steering {
 		if p, ok := strings.CutSuffix(s.name, "*"); ok {
 			if strings.HasPrefix(k, p) {
+				return s.why, true
+			}
+		} else if p, ok := strings.CutPrefix(s.name, "*"); ok {
+			if strings.HasSuffix(k, p) {
 				return s.why, true
 			}
 		} else if k == s.name {
@@ -137,17 +193,13 @@ func HostEnv(h *Host, w Where) []EnvFinding {
 				if err != nil {
 					continue
 				}
-				var s struct {
-					Env map[string]json.RawMessage `json:"env"`
-				}
-				if json.Unmarshal(data, &s) != nil {
-					if bytes.Contains(data, []byte(`"env"`)) {
-						out = append(out, EnvFinding{File: f, Key: "env", Why: "may set variables, but the file is not valid JSON to agentgate"})
-					}
+				env, bad := claudeEnv(data)
+				if bad != "" {
+					out = append(out, EnvFinding{File: f, Key: "env", Why: bad})
 					continue
 				}
-				keys := make([]string, 0, len(s.Env))
-				for k := range s.Env {
+				keys := make([]string, 0, len(env))
+				for k := range env {
 					keys = append(keys, k)
 				}
 				add(f, keys)
@@ -182,6 +234,36 @@ func HostEnv(h *Host, w Where) []EnvFinding {
 		}
 	}
 	return out
+}
+
+// claudeEnv is the "env" object of a Claude Code settings file, read as
+// JavaScript's JSON.parse reads it: its keys exactly. Go's decoder into a
+// struct matches field names without regard to case, so a red team's
+// {"env":{"BASH_ENV":...},"ENV":null} gave agentgate an empty env while
+// Claude Code exported BASH_ENV. A key that differs from "env" only in
+// case, or a file that is not valid JSON, is reported (bad) instead:
+// what the host takes from it is not known.
+func claudeEnv(data []byte) (env map[string]json.RawMessage, bad string) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		if bytes.Contains(bytes.ToLower(data), []byte(`env`)) {
+			return nil, "may set variables, but the file is not valid JSON to agentgate"
+		}
+		return nil, ""
+	}
+	for k := range top {
+		if k != "env" && strings.EqualFold(k, "env") {
+			return nil, fmt.Sprintf("has a key %q beside \"env\", which one JSON reader may take for the other", k)
+		}
+	}
+	raw, ok := top["env"]
+	if !ok || string(raw) == "null" {
+		return nil, ""
+	}
+	if json.Unmarshal(raw, &env) != nil {
+		return nil, "has an \"env\" that is not an object agentgate can read"
+	}
+	return env, ""
 }
 
 // projectDirs are the directories whose project settings a host may read
@@ -231,18 +313,24 @@ func codexEnv(f string, add func(string, []string)) []EnvFinding {
 // dotenvKeys are the names a .env file sets: KEY=VALUE lines, with an
 // optional "export ".
 func dotenvKeys(data []byte) []string {
+	// As the dotenv package Gemini CLI loads .env with reads it (v16):
+	// "\r\n" and a lone "\r" end lines too, "export" may be followed by
+	// any white space, and "KEY: value" sets KEY as "KEY=value" does. A
+	// red team's "FOO=1\rBASH_ENV=...", "BASH_ENV: ..." and
+	// "export<TAB>BASH_ENV=..." passed a reading by "\n", "=" and
+	// "export ". Every line that could set a key counts, even one inside
+	// a quoted multi-line value: reading more keys only refuses more.
+	text := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(string(data))
 	var keys []string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		line = strings.TrimPrefix(line, "export ")
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		if k, _, ok := strings.Cut(line, "="); ok {
-			keys = append(keys, strings.TrimSpace(k))
+	for _, line := range strings.Split(text, "\n") {
+		if m := dotenvLine.FindStringSubmatch(line); m != nil {
+			keys = append(keys, m[1])
 		}
 	}
 	return keys
 }
+
+// dotenvLine is a line that sets a key, in dotenv's grammar (keys are
+// word characters, "." and "-"), a little wider: a colon with no blank
+// after it counts too.
+var dotenvLine = regexp.MustCompile(`^\s*(?:export\s+)?([\w.-]+)\s*(?:=|:)`)
