@@ -51,7 +51,7 @@ func Apply(spec Spec) error {
 		// The helper runs in its own mount namespace (namespaceAttr);
 		// a command that cannot get its protected paths read-only does
 		// not run.
-		if err := bindReadOnly(spec.Protect); err != nil {
+		if err := bindReadOnly(spec.Root, spec.Protect); err != nil {
 			return fmt.Errorf("sandbox: the project's protected files cannot be kept read-only: %w", err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/agentgate/agentgate/internal/fsutil"
@@ -134,6 +135,54 @@ func Bindable(root, p string) (string, bool) {
 		return "", false
 	}
 	return p, true
+}
+
+// ancestors are the directories strictly between root and each of paths
+// that are not themselves among paths, shallowest first, each once: what
+// must be a mount point for the paths below to stay where they are.
+func ancestors(root string, paths []string) []string {
+	root = filepath.Clean(root)
+	protected := map[string]bool{}
+	for _, p := range paths {
+		protected[filepath.Clean(p)] = true
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		if !within(p, root) || p == root {
+			continue
+		}
+		var chain []string
+		for d := filepath.Dir(p); d != root && within(d, root) && d != filepath.Dir(d); d = filepath.Dir(d) {
+			chain = append(chain, d)
+		}
+		for i := len(chain) - 1; i >= 0; i-- {
+			d := chain[i]
+			if seen[d] || insideAny(d, protected) {
+				// One inside a protected path (.git/modules for
+				// .git/modules/x) is read-only with it already; a
+				// writable bind there would be copied into the
+				// read-only bind of .git, writable.
+				continue
+			}
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return strings.Count(out[i], string(filepath.Separator)) < strings.Count(out[j], string(filepath.Separator))
+	})
+	return out
+}
+
+func insideAny(d string, set map[string]bool) bool {
+	for q := range set {
+		if within(d, q) {
+			return true
+		}
+	}
+	return false
 }
 
 // readSmall reads a small regular file (a .git file, .gitmodules), never

@@ -37,7 +37,7 @@ func namespaceAttr(spec Spec) *syscall.SysProcAttr {
 // over itself, then remounted read-only, so that writing in it fails
 // (EROFS) and unlinking or renaming it fails (EBUSY: a mount point). The
 // namespace's mounts are made private first, so nothing propagates back.
-func bindReadOnly(paths []string) error {
+func bindReadOnly(root string, paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
@@ -50,6 +50,17 @@ func bindReadOnly(paths []string) error {
 	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("cannot make the mounts private: %w", err)
+	}
+	// Every directory between the root and a protected path is bound
+	// over itself too, writable: a mount point cannot be renamed or
+	// removed (EBUSY). A red team renamed lib/sm, the parent of a
+	// submodule's read-only .git, made a new lib/sm whose .git named a
+	// planted gitdir, and the person's next git status ran its
+	// core.fsmonitor.
+	for _, a := range ancestors(root, paths) {
+		if err := unix.Mount(a, a, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("cannot bind %s: %w", a, err)
+		}
 	}
 	for _, p := range paths {
 		if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {

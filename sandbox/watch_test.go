@@ -97,3 +97,14 @@ func TestBindableThroughLinkedRoot(t *testing.T) {
 		t.Fatalf("Bindable through %s = %q, %v; want %q", root, got, ok, want)
 	}
 }
+
+// The directories between the root and a protected path are what must be
+// mount points; none inside a protected path (a writable bind there would
+// be copied, writable, into the read-only one).
+func TestAncestors(t *testing.T) {
+	got := ancestors("/p", []string{"/p/.git", "/p/lib/sm/.git", "/p/.git/modules/lib/sm", "/p/a/b/c/.git", "/p/lib/other/.git", "/q/x"})
+	want := []string{"/p/lib", "/p/a", "/p/lib/sm", "/p/a/b", "/p/lib/other", "/p/a/b/c"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("ancestors = %v; want %v", got, want)
+	}
+}
