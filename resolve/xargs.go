@@ -156,12 +156,24 @@ func listerRoots(c *syntax.CallExpr, piped bool) ([]string, bool) {
 		// ls DIR prints DIR's names bare, which xargs' command then opens
 		// from the working directory, not DIR: no tree of the text is
 		// what is read. -a adds "." and "..", which widen a recursive
-		// reader's tree to the parent; -R prints directory headers.
+		// reader's tree to the parent; -R prints directory headers. Only
+		// options known to print bare names will do: -l printed a link's
+		// target text ("q -> nonexist /tmp/w2"), which xargs split into a
+		// path no walk had seen (a red team's "ls -l | xargs cat" printed
+		// a key); -F, -p, -m, -Q, -s, -i and the like add text of their own.
 		for _, a := range argv[1:] {
 			switch {
-			case a == "--all" || a == "--recursive" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "afR"):
-				return nil, false
-			case !strings.HasPrefix(a, "-") && a != ".":
+			case a == ".":
+			case strings.HasPrefix(a, "--"):
+				if !lsBareLong[a] && !strings.HasPrefix(a, "--sort=") && !strings.HasPrefix(a, "--color") &&
+					!strings.HasPrefix(a, "--time=") && !strings.HasPrefix(a, "--ignore=") && !strings.HasPrefix(a, "--hide=") {
+					return nil, false
+				}
+			case strings.HasPrefix(a, "-") && len(a) > 1:
+				if strings.Trim(a[1:], lsBareShort) != "" {
+					return nil, false
+				}
+			default:
 				return nil, false
 			}
 		}
@@ -190,6 +202,17 @@ func listerRoots(c *syntax.CallExpr, piped bool) ([]string, bool) {
 	}
 	return nil, false
 }
+
+// lsBareShort are ls's short options whose output is still one bare name
+// per entry (an order, a layout, which entries): not "a", whose "." and
+// ".." widen a tree, nor "R", "l", "g", "o", "n", "s", "i", "F", "p",
+// "m", "Q", "b", "q", "Z", "D", which print more than names or alter them.
+const lsBareShort = "1ABCGHLSUXcdhkrtuvx"
+
+// lsBareLong are the long spellings of the same.
+var lsBareLong = map[string]bool{"--almost-all": true, "--ignore-backups": true, "--directory": true,
+	"--dereference": true, "--dereference-command-line": true, "--reverse": true, "--group-directories-first": true,
+	"--human-readable": true, "--literal": true, "--no-group": true}
 
 // staticValue is a word's value when it has no expansion: literal text,
 // single quotes, and double quotes around literal text.
