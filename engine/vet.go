@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
@@ -49,6 +51,23 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 		if len(f) > 0 {
 			return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: f[0].Key,
 				Message: fmt.Sprintf("the repository's git configuration is not known to be inert: %s", f[0])})
+		}
+		if xargs && slices.Contains(argv, "ls-files") && resolve.IndexFed(j.Request.Text) {
+			// xargs splits what git ls-files prints at blanks and reads
+			// quotes: a name of the index with one of them (which the
+			// tree that was walked may no longer hold) hands xargs'
+			// command a path no check saw.
+			names, err := gitsafe.IndexNames(dirs[i], e.commandEnviron(d))
+			if err != nil {
+				return gate.Escalate(d, gate.Reason{Check: gate.CheckSensitive, Match: "git ls-files", Source: "recursive read",
+					Message: fmt.Sprintf("cannot read the names git ls-files hands xargs: %v", err)})
+			}
+			for _, n := range names {
+				if strings.ContainsAny(n, " \t\n\r\v\f\"'\\") {
+					return gate.Escalate(d, gate.Reason{Check: gate.CheckSensitive, Match: n, Source: "recursive read",
+						Message: fmt.Sprintf("git ls-files lists %q, whose blank or quote xargs would split into other paths", n)})
+				}
+			}
 		}
 	}
 	return d

@@ -191,9 +191,12 @@ func listerRoots(c *syntax.CallExpr, piped bool) ([]string, bool) {
 		return dot(r), true
 	case "git":
 		if len(argv) >= 2 && argv[1] == "ls-files" {
-			// --format and its like print text of their own.
+			// Only options that print names, and names of the index or
+			// the working tree: --format and its like print text of
+			// their own, --with-tree names from any commit's tree.
+			// What the index names is judged too ([IndexFed]).
 			for _, a := range argv[2:] {
-				if strings.HasPrefix(a, "--format") || a == "-s" || a == "--stage" || a == "--debug" || a == "-t" || a == "--eol" {
+				if strings.HasPrefix(a, "-") && !lsFilesBare[a] {
 					return nil, false
 				}
 			}
@@ -201,6 +204,34 @@ func listerRoots(c *syntax.CallExpr, piped bool) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// lsFilesBare are git ls-files' options that print only names of the
+// index or the working tree.
+var lsFilesBare = map[string]bool{"-z": true, "-c": true, "--cached": true, "-o": true, "--others": true,
+	"-m": true, "--modified": true, "-d": true, "--deleted": true, "--exclude-standard": true, "--full-name": true,
+	"--": true}
+
+// IndexFed reports whether an xargs in text is fed by git ls-files, whose
+// names come from the index, not only from the tree that is walked.
+func IndexFed(text string) bool {
+	f, err := shparse.Parse(text)
+	if err != nil {
+		return false // XargsInputs is blind then, and asks
+	}
+	fed := false
+	for n := range syntax.Preorder(f) {
+		b, ok := n.(*syntax.BinaryCmd)
+		if !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
+			continue
+		}
+		right, ok := b.Y.Cmd.(*syntax.CallExpr)
+		left := lastCall(b.X)
+		if ok && isXargs(right) && left != nil && len(left.Args) >= 2 && path.Base(left.Args[0].Lit()) == "git" {
+			fed = fed || left.Args[1].Lit() == "ls-files"
+		}
+	}
+	return fed
 }
 
 // lsBareShort are ls's short options whose output is still one bare name
