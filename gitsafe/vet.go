@@ -229,10 +229,91 @@ func (v *vetter) specialFiles(repo repository) {
 		v.special(p)
 	}
 	if repo.top != "" {
-		// The top-level files every command reads; those deeper in the
-		// tree are not looked for.
+		// The top-level files every command reads.
 		for _, name := range []string{".gitignore", ".gitattributes", ".gitmodules", ".mailmap"} {
 			v.special(filepath.Join(repo.top, name))
+		}
+		// And those of every directory git enters (a red team's FIFO as
+		// sub/.gitignore blocked git status, as sub/.gitattributes git
+		// diff), in a walk bounded by maxTreeEntries.
+		v.treeSpecials(repo.top)
+	}
+	// The object store: a FIFO as objects/info/commit-graph blocked git
+	// log. Its info and pack directories first, then the loose objects,
+	// within maxObjectEntries.
+	v.objectSpecials(filepath.Join(repo.commonDir, "objects"))
+}
+
+// Bounds of the walks for special files: past them, what is left is not
+// looked at (a walk of every file on every git command would cost more
+// than the hang it prevents; the command's time limit still holds when
+// nobody watches).
+const (
+	maxTreeEntries   = 10000
+	maxObjectEntries = 50000
+)
+
+// treeSpecials reports a .gitignore or .gitattributes below top that is
+// not a regular file. The walk reads directory entries only (no stat per
+// file), skips .git and node_modules, and stops at maxTreeEntries.
+func (v *vetter) treeSpecials(top string) {
+	budget := maxTreeEntries
+	queue := []string{top}
+	for len(queue) > 0 && budget > 0 {
+		dir := queue[0]
+		queue = queue[1:]
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if budget--; budget <= 0 {
+				break
+			}
+			name := e.Name()
+			switch {
+			case e.IsDir():
+				if name != ".git" && name != "node_modules" {
+					queue = append(queue, filepath.Join(dir, name))
+				}
+			case (name == ".gitignore" || name == ".gitattributes") && dir != top:
+				v.special(filepath.Join(dir, name))
+			}
+		}
+	}
+}
+
+// objectSpecials reports an entry of the object store that is neither a
+// directory, a regular file nor a link: git opens what it finds there
+// and would block on a FIFO or a device.
+func (v *vetter) objectSpecials(objects string) {
+	budget := maxObjectEntries
+	queue := []string{filepath.Join(objects, "info"), filepath.Join(objects, "pack"), objects}
+	seen := map[string]bool{}
+	for len(queue) > 0 && budget > 0 {
+		dir := queue[0]
+		queue = queue[1:]
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if budget--; budget <= 0 {
+				break
+			}
+			p := filepath.Join(dir, e.Name())
+			t := e.Type()
+			switch {
+			case t.IsDir():
+				queue = append(queue, p)
+			case t.IsRegular(), t&os.ModeSymlink != 0:
+			default:
+				v.out = append(v.out, Finding{Key: rel(objects, p), File: p, Why: "is not a regular file: git would block reading it"})
+			}
 		}
 	}
 }
