@@ -3,6 +3,7 @@ package hook
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentgate/agentgate/sandbox"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -284,7 +285,7 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 		for _, cand := range []string{abs, writeTarget(abs)} {
 			check, pat, ok := paths.MatchPath(cand)
 			if !ok || check != gate.CheckSelfProtect {
-				if !writeProtected(cand) {
+				if !writeProtected(cand, g.Home) {
 					continue
 				}
 				pat = filepath.Base(cand)
@@ -310,13 +311,51 @@ func writeTarget(abs string) string { return fsutil.Resolve(abs) }
 // next cd; .gitmodules names submodule URLs and update commands; and
 // everything under .git is git's state, which read-only git commands
 // trust (a red team planted an index listing .env and a path through a
-// link to ~/.ssh, and git grep printed both).
-func writeProtected(abs string) bool {
+// link to ~/.ssh, and git grep printed both). The project names a
+// workspace command may not change are the same list here (the agents'
+// settings, .mcp.json, .vscode, hook managers: sandbox.IsProtectedName),
+// wherever they stand; and in the home, what git, ssh, the hosts and the
+// shell's PATH trust (a red team's Write of ~/.gitconfig, ~/.ssh/config,
+// ~/.claude.json, ~/.codex/rules and ~/.local/bin/git was left to the
+// host's own dialog as an ordinary write).
+func writeProtected(abs, home string) bool {
 	switch filepath.Base(abs) {
 	case ".envrc", ".gitmodules", ".git":
 		return true
 	}
-	return strings.Contains(abs, "/.git/")
+	if strings.Contains(abs, "/.git/") {
+		return true
+	}
+	for _, c := range strings.Split(abs, string(filepath.Separator)) {
+		if sandbox.IsProtectedName(c) {
+			return true
+		}
+	}
+	if home == "" {
+		return false
+	}
+	rel, err := filepath.Rel(filepath.Clean(home), abs)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	for _, p := range homeWriteProtected {
+		if rel == p || strings.HasPrefix(rel, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// homeWriteProtected are the files and directories of the home, relative
+// to it, whose contents other programs trust or run.
+var homeWriteProtected = []string{
+	".gitconfig", ".config/git", ".ssh", ".claude.json", ".claude", ".codex", ".gemini", ".cursor",
+	".local/bin", "bin", ".config/agentgate", ".local/state/agentgate", ".npmrc", ".pypirc", ".netrc",
+	".config/pip", ".cargo/config.toml", ".cargo/config", ".cargo/bin", ".docker/config.json", ".kube/config",
+	".aws/config", ".aws/credentials", ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc",
+	".zshenv", ".zprofile", ".zlogin", ".config/fish", ".inputrc", ".vimrc", ".config/nvim", ".direnvrc",
+	".config/direnv", ".config/systemd/user", ".config/autostart", ".gnupg", ".mailmap",
 }
 
 func quoteAll(ps []string) []string {
