@@ -192,6 +192,11 @@ type matcher struct {
 	// listed are words a names-only program lists: a name pattern's
 	// match there is no read (see protect).
 	listed map[string]bool
+	// fold is the same patterns in lower case, tried on the path in
+	// lower case when the path does not match as it is: on a file system
+	// that ignores case (macOS's, Windows', a casefold directory) .ENV is
+	// .env and ~/.SSH is ~/.ssh (a red team's "cat .ENV" passed).
+	fold *matcher
 }
 
 type pattern struct {
@@ -236,6 +241,19 @@ func compilePattern(text, value string) pattern {
 }
 
 func (p Paths) matcher(patterns []string) matcher {
+	m := p.build(patterns, false)
+	f := p.build(patterns, true)
+	m.fold = &f
+	return m
+}
+
+func (p Paths) build(patterns []string, lower bool) matcher {
+	fold := func(v string) string {
+		if lower {
+			return strings.ToLower(v)
+		}
+		return v
+	}
 	var nPrefix, nInner, nNames int
 	for _, pat := range patterns {
 		switch {
@@ -255,18 +273,19 @@ func (p Paths) matcher(patterns []string) matcher {
 	for _, pat := range patterns {
 		switch {
 		case strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~/"):
-			m.prefixes = append(m.prefixes, newPattern(pat, p.resolve(pat)))
+			m.prefixes = append(m.prefixes, newPattern(pat, fold(p.resolve(pat))))
 			if rest, ok := strings.CutPrefix(pat, "~/"); ok && rest != "" && !glob.Meta(rest) {
 				// The same file under any home: /root/.ssh, /home/bob/.aws.
-				m.inner = append(m.inner, newPattern(pat, "/"+strings.Trim(rest, "/")))
+				m.inner = append(m.inner, newPattern(pat, fold("/"+strings.Trim(rest, "/"))))
 			}
 		case strings.Contains(pat, "/"):
-			m.inner = append(m.inner, newPattern(pat, "/"+strings.Trim(pat, "/")))
+			m.inner = append(m.inner, newPattern(pat, fold("/"+strings.Trim(pat, "/"))))
 		case pat != "":
-			t := newPattern(pat, pat)
+			v := fold(pat)
+			t := newPattern(pat, v)
 			t.examples = []glob.Pattern{t.comps[0]}
 			if t.glob {
-				t.examples = []glob.Pattern{glob.Compile(glob.Escape(example(pat, "x"))), glob.Compile(glob.Escape(example(pat, "")))}
+				t.examples = []glob.Pattern{glob.Compile(glob.Escape(example(v, "x"))), glob.Compile(glob.Escape(example(v, "")))}
 			}
 			m.names = append(m.names, t)
 		}
@@ -366,6 +385,16 @@ func PathCandidates(w string) []string {
 // as bash globs (over-approximated, see internal/glob) and met with the
 // pattern's.
 func (m matcher) match(abs string, isGlob bool) (string, bool) {
+	if pat, ok := m.match0(abs, isGlob); ok {
+		return pat, true
+	}
+	if m.fold != nil {
+		return m.fold.match0(strings.ToLower(abs), isGlob)
+	}
+	return "", false
+}
+
+func (m matcher) match0(abs string, isGlob bool) (string, bool) {
 	var word, lit []glob.Pattern
 	// literal reads abs's components once, for the glob patterns that
 	// need them.

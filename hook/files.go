@@ -319,6 +319,9 @@ func writeTarget(abs string) string { return fsutil.Resolve(abs) }
 // ~/.claude.json, ~/.codex/rules and ~/.local/bin/git was left to the
 // host's own dialog as an ordinary write).
 func writeProtected(abs, home string) bool {
+	// In lower case: on a file system that ignores case, .GIT/hooks is
+	// .git/hooks.
+	abs, home = strings.ToLower(abs), strings.ToLower(home)
 	switch filepath.Base(abs) {
 	case ".envrc", ".gitmodules", ".git":
 		return true
