@@ -47,7 +47,7 @@ func Apply(spec Spec) error {
 		return nil
 	}
 	runtime.LockOSThread() // never unlocked: this thread execs
-	if spec.Level == Workspace {
+	if spec.Level == Workspace && !spec.Inner {
 		// The helper runs in its own mount namespace (namespaceAttr);
 		// a command that cannot get its protected paths read-only does
 		// not run.

@@ -30,6 +30,9 @@ func HelperMain(args []string) int {
 		return 125
 	}
 	spec, err := decodeSpec(args[0])
+	if err == nil && spec.Level == Workspace && !spec.Inner && os.Getpid() == 1 {
+		return initMain(spec, args[1], args[2:])
+	}
 	if err == nil {
 		err = Exec(spec, args[1], args[2:], os.Environ())
 	}

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -14,11 +15,17 @@ import (
 // protect in a mount namespace of its own (and, for a user other than
 // root, a user namespace that maps only that user, which is what lets it
 // mount there).
+//
+// The helper is also the first process of a PID namespace of its own:
+// when it ends, the kernel ends every process left in the namespace, so
+// nothing a workspace command started outlives it, however fast it forks
+// (a red team's chain of processes, each forking the next and exiting,
+// outran agentgate's passes over /proc).
 func namespaceAttr(spec Spec) *syscall.SysProcAttr {
-	if spec.Level != Workspace || len(spec.Protect) == 0 {
+	if spec.Level != Workspace {
 		return nil
 	}
-	a := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
+	a := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS | syscall.CLONE_NEWPID}
 	if uid, gid := os.Geteuid(), os.Getegid(); uid != 0 {
 		a.Cloneflags |= syscall.CLONE_NEWUSER
 		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
@@ -96,4 +103,57 @@ func bindReadOnly(root string, paths []string) error {
 		return fmt.Errorf("cannot enter the working directory again: %w", err)
 	}
 	return nil
+}
+
+// initMain is the helper as the first process of the workspace's PID
+// namespace: it binds the protected paths read-only, starts the helper
+// again inside (Inner: it confines itself and executes the command),
+// forwards the signals agentgate forwards, reaps every orphan of the
+// namespace, and ends with the command's status (128+N for signal N).
+// Its end ends the namespace. It returns the status to exit with.
+func initMain(spec Spec, path string, argv []string) int {
+	if err := bindReadOnly(spec.Root, spec.Protect); err != nil {
+		fmt.Fprintf(os.Stderr, "agentgate: error: sandbox: the project's protected files cannot be kept read-only: %v\n", err)
+		return 126
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentgate: error: sandbox: %v\n", err)
+		return 126
+	}
+	inner := spec
+	inner.Inner = true
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	p, err := os.StartProcess(self, append([]string{"agentgate", HelperArg, inner.encode(), path}, argv...),
+		&os.ProcAttr{Env: os.Environ(), Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentgate: error: sandbox: %v\n", err)
+		return 126
+	}
+	go func() {
+		for s := range sigs {
+			_ = syscall.Kill(p.Pid, s.(syscall.Signal))
+		}
+	}()
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, 0, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return 125
+		}
+		if pid != p.Pid {
+			continue // an orphan of the namespace, reaped
+		}
+		switch {
+		case ws.Exited():
+			return ws.ExitStatus()
+		case ws.Signaled():
+			return 128 + int(ws.Signal())
+		}
+		return 125
+	}
 }

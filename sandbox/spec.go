@@ -30,6 +30,9 @@ type Spec struct {
 	// and moves aside what the command made there ([Snapshot.Restore]).
 	// The helper does not read them.
 	Watch []string `json:"watch,omitempty"`
+	// Inner marks the helper the workspace's first process starts inside
+	// its namespaces, which are set up already ([initMain]).
+	Inner bool `json:"inner,omitempty"`
 	// Require makes Apply fail rather than run partly confined.
 	Require bool `json:"require,omitempty"`
 	// LandlockABI, when set, is the most of Landlock used: the tests stand

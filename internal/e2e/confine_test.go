@@ -455,3 +455,50 @@ func TestWorkspaceBindHoldsFromInside(t *testing.T) {
 		}
 	}
 }
+
+// A workspace command runs in a PID namespace whose first process is the
+// helper: a signal agentgate forwards reaches the command through it, the
+// command's status comes back (130 for SIGINT), and what the command
+// left running ends with it.
+func TestWorkspaceSignalsAndLeftovers(t *testing.T) {
+	requireLandlock(t)
+	bin := agentgateBinary(t)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip(err)
+	}
+	root := t.TempDir()
+	spec := sandbox.Spec{Level: sandbox.Workspace, Program: sh, Root: root}
+	marker := "31.41592"
+	c := sandbox.Command(bin, spec, sh, []string{"sh", "-c", "sleep " + marker + " & echo up > started; wait"}, os.Environ())
+	c.Dir = root
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	for i := 0; ; i++ {
+		if _, err := os.Stat(filepath.Join(root, "started")); err == nil {
+			break
+		}
+		if i > 1000 {
+			t.Fatalf("the command did not start\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = c.Process.Signal(syscall.SIGINT)
+	select {
+	case err = <-done:
+	case <-time.After(20 * time.Second):
+		_ = c.Process.Kill()
+		t.Fatalf("the command did not end on SIGINT\n%s", out.String())
+	}
+	if got := code(err); got != 130 {
+		t.Errorf("exit status %d after SIGINT; want 130\n%s", got, out.String())
+	}
+	if found, _ := exec.Command("pgrep", "-f", "sleep "+marker).Output(); len(found) > 0 {
+		t.Errorf("the command's background sleep outlived it: pids %s", found)
+	}
+}
