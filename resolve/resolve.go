@@ -212,14 +212,18 @@ func (r *resolver) changeDir(argv []string) bool {
 	// that directory does not exist does bash go the physical way.
 	abs := r.lexical(target)
 	dir := ""
-	if !physical && abs != "" {
+	if !physical && abs != "" && dotDotPrefixesAreDirs(abs) {
 		if fi, err := os.Stat(path.Clean(abs)); err == nil && fi.IsDir() {
 			dir = path.Clean(abs)
 		}
 	}
 	if dir == "" {
-		if visited, err := walkLinks(abs); err == nil && len(visited) > 0 {
-			dir = visited[len(visited)-1]
+		// The physical way is the kernel's: the text as it is, ".."
+		// taken after each link, and every component must exist.
+		if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+			if visited, err := walkLinks(abs); err == nil && len(visited) > 0 {
+				dir = visited[len(visited)-1]
+			}
 		}
 	}
 	if dir == "" {
@@ -231,6 +235,35 @@ func (r *resolver) changeDir(argv []string) bool {
 	r.path(target, dir, false)
 	r.o.Cwd = dir
 	r.o.Paths.Cwd = r.o.Cwd
+	return true
+}
+
+// dotDotPrefixesAreDirs reports whether what stands before each ".." of
+// abs is a directory, as bash's logical cd requires: "cd sub/nope/.."
+// and "cd sub/file/.." fail (and the shell stays where it is), though
+// the text cleans to "sub" (a red team's "cd sub/nope/.. ; cat w" was
+// judged in sub and printed a key from here).
+func dotDotPrefixesAreDirs(abs string) bool {
+	parts := strings.Split(abs, "/")
+	cur := ""
+	for _, c := range parts {
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if cur != "" {
+				if fi, err := os.Stat(cur); err != nil || !fi.IsDir() {
+					return false
+				}
+			}
+			cur = path.Dir(cur)
+			if cur == "." {
+				cur = ""
+			}
+			continue
+		}
+		cur = cur + "/" + c
+	}
 	return true
 }
 

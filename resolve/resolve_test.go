@@ -374,8 +374,18 @@ func TestWalkTimeout(t *testing.T) {
 }
 
 func TestDirs(t *testing.T) {
-	got := resolve.Dirs("/w", "/h", [][]string{{"ls"}, {"cd", "a/b"}, {"git", "status"}, {"cd", ".."}, {"ls"}, {"cd"}, {"ls"}})
-	want := []string{"/w", "/w", "/w/a/b", "/w/a/b", "/w/a", "/w/a", "/h"}
+	root := t.TempDir()
+	w, h := filepath.Join(root, "w"), filepath.Join(root, "h")
+	for _, d := range []string{filepath.Join(w, "a", "b"), h} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := resolve.Dirs(w, h, [][]string{{"ls"}, {"cd", "a/b"}, {"git", "status"}, {"cd", ".."}, {"ls"}, {"cd"}, {"ls"},
+		{"cd", w + "/nope/.."}, {"ls"}})
+	// A cd that fails (a missing component before "..") leaves the
+	// directory as it was.
+	want := []string{w, w, w + "/a/b", w + "/a/b", w + "/a", w + "/a", h, h, h}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("Dirs = %q; want %q", got, want)
 	}
