@@ -146,6 +146,17 @@ func (c *catJudge) argv(argv []string) (rule, msg string, ok bool) {
 				return CatastrophicDelete, "rm -r deletes " + t + " and everything under it", true
 			}
 		}
+	case prog == "eval":
+		// The text eval runs is judged (segments); text computed when
+		// it runs ("eval \"$(curl ...)\"", a variable from elsewhere)
+		// could be anything, as a computed rm target could.
+		for _, a := range args {
+			if strings.ContainsAny(a, "$`") {
+				c.unknownRule = CatastrophicDelete
+				c.noteUnknown(a)
+				break
+			}
+		}
 	case prog == "mv":
 		// Moving the home directory, the root or a system directory away
 		// is deleting it from where everything looks for it ("mv ~
@@ -160,13 +171,32 @@ func (c *catJudge) argv(argv []string) (rule, msg string, ok bool) {
 				srcs = append(srcs, args[i])
 			case a == "--":
 				end = true
-			case a == "-t" || a == "--target-directory":
-				target = true
-				i++ // the directory moved into, not a source
-			case strings.HasPrefix(a, "--target-directory=") || strings.HasPrefix(a, "-t"):
-				target = true
-			case a == "-S" || a == "--suffix":
-				i++
+			case strings.HasPrefix(a, "--"):
+				// GNU takes any unambiguous prefix: --t, --targ,
+				// --target=DIR are --target-directory; --su, --suffix.
+				name, _, glued := strings.Cut(a, "=")
+				switch {
+				case len(name) >= 3 && strings.HasPrefix("--target-directory", name):
+					target = true
+					if !glued {
+						i++ // the directory moved into, not a source
+					}
+				case len(name) >= 4 && strings.HasPrefix("--suffix", name) && !glued:
+					i++
+				}
+			default:
+				// A cluster of short options: -t or -S takes the rest of
+				// the word, or the next word when it ends the cluster
+				// (-ft /tmp, -nt /tmp).
+				for k := 1; k < len(a); k++ {
+					if a[k] == 't' || a[k] == 'S' {
+						target = target || a[k] == 't'
+						if k == len(a)-1 {
+							i++
+						}
+						break
+					}
+				}
 			}
 		}
 		if !target && len(srcs) > 0 {

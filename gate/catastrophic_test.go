@@ -207,6 +207,17 @@ func TestCatastrophicThroughRunners(t *testing.T) {
 		"echo ~ | xargs -I % rm -rf %", "sh <<EOF\nrm -rf ~\nEOF", "chroot / rm -rf ~", "unshare rm -rf ~",
 		"nsenter -t 1 -m rm -rf ~", `su -c "rm -rf ~"`, `su root -c 'rm -rf ~'`, "runuser -u u -- rm -rf ~",
 		"parallel rm -rf ::: ~", "mv ~ /tmp/x", "mv -- ~ y", "mv -f ~/ /tmp/y", "mv --target-directory=/tmp ~ y", "mv /usr /tmp/u",
+		// A second red team's: shell options around -c, printf escapes,
+		// a wrapper on the reading side, process substitution, find
+		// -exec, a double-quoted here-string, env -S, eval of the text's
+		// own variable, and mv's option spellings.
+		"bash -lc 'rm -rf ~'", "sh -xc 'rm -rf ~'", "bash -c -- 'rm -rf ~'", "bash -O extglob -c 'rm -rf ~'",
+		"bash -o errexit -c 'rm -rf ~'", "bash --norc -c 'rm -rf ~'", `printf 'rm -rf \x7e' | sh`, `printf '%s' 'rm -rf ~' | sh`,
+		"echo 'rm -rf ~' | env sh", "echo 'rm -rf ~' | timeout 5 sh", ". <(echo rm -rf ~)", "source <(printf 'rm -rf ~')",
+		"sh <(echo rm -rf ~)", "sh < <(echo rm -rf ~)", `find . -maxdepth 0 -exec sh -c 'rm -rf ~' \;`,
+		`find . -execdir bash -c 'rm -rf ~' \;`, `bash <<< "rm -rf $HOME"`, "env -S 'rm -rf ${HOME}'", `env -S"rm -rf ~"`,
+		"env --split-string='rm -rf ~'", `x='rm -rf ~'; eval "$x"`, `find ~ -maxdepth 0 -exec mv {} /tmp/x \;`,
+		"mv -ft /tmp ~", "mv -nt /tmp ~", "mv --t=/tmp ~", "mv --target=/tmp ~", "mv --targ /tmp ~",
 	} {
 		cmd = strings.ReplaceAll(cmd, `\n`, "\n")
 		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths})
@@ -216,7 +227,9 @@ func TestCatastrophicThroughRunners(t *testing.T) {
 	}
 	// What they run that is harmless stays what it was.
 	for _, cmd := range []string{"eval echo hi", "trap 'rm -f /tmp/lock' EXIT", "echo ls | sh", "mv -t ~ x", "mv x ~",
-		"mv ~/a ~/b", "parallel echo ::: a b", "echo build | xargs rm -rf", "su -c 'ls ~'"} {
+		"mv ~/a ~/b", "parallel echo ::: a b", "echo build | xargs rm -rf", "su -c 'ls ~'",
+		"echo ~ | xargs -I{} echo rm -rf {}", "sg -p 'rm -rf ~' src", "printf 'rm -rf ~' | bash -n", "mv -t ~ a b",
+		`echo "rm -rf ~"`, `git commit -m "rm -rf ~"`, `grep -r "rm -rf ~" .`} {
 		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths})
 		if d.Primary().Check == gate.CheckCatastrophic && d.Verdict() == gate.Deny {
 			t.Errorf("Decide(%q): %s; want no catastrophic deny", cmd, d.Primary())

@@ -78,7 +78,7 @@ func Decide(req Request) (d Decision) {
 	}()
 	file, perr := parse(req.Text)
 	req.Paths.flow = readFlow(req.Paths, file)
-	segs, complete := segments(req.Text, file)
+	segs, complete := segments(req.Text, file, req.Paths.substitute)
 	if len(req.Argv) > 0 {
 		segs = append([][]string{req.Argv}, segs...)
 	}

@@ -38,8 +38,11 @@ const maxWrapperWords = 6
 // operator characters are used, and each argv is also offered with
 // wrappers (sudo, env, xargs ...) and directories stripped from the front.
 // complete is false when a bound was reached and some were not collected.
-func segments(text string, f *syntax.File) (segs [][]string, complete bool) {
+func segments(text string, f *syntax.File, subst ...func(string) string) (segs [][]string, complete bool) {
 	c := collector{parses: 1, raw: true}
+	if len(subst) > 0 {
+		c.subst = subst[0]
+	}
 	c.file(text, f, 0)
 	return c.out, !c.full
 }
@@ -83,6 +86,9 @@ type collector struct {
 	parses int
 	full   bool
 	bytes  int // of the words in out, against MaxSegmentBytes
+	// subst puts the text's own static assignments into a text eval
+	// runs ("x='rm -rf ~'; eval \"$x\""); nil leaves it as it is.
+	subst func(string) string
 	// raw adds the plain split of each text to its parse.
 	raw bool
 }
@@ -133,12 +139,76 @@ func (c *collector) add(argv []string, depth, level int) {
 	}
 	c.bytes += n
 	c.out = append(c.out, argv)
-	if depth < maxNesting && len(argv) >= 3 && isShell(argv[0]) && argv[1] == "-c" {
-		c.text(argv[2], depth+1)
+	if depth < maxNesting && isShell(argv[0]) {
+		if t, ok := shellCText(argv); ok {
+			c.text(t, depth+1)
+		}
 	}
 	if depth < maxNesting {
 		if t, ok := runsText(argv); ok {
+			if c.subst != nil && path.Base(argv[0]) == "eval" {
+				if v := c.subst(t); v != t {
+					c.text(v, depth+1)
+				}
+			}
 			c.text(t, depth+1)
+		}
+	}
+	if base := path.Base(argv[0]); base == "find" {
+		// find -exec CMD ... ; runs CMD ("find . -exec sh -c 'rm -rf ~'
+		// \;"). With -maxdepth 0 it runs on the starting points
+		// themselves, which stand for {} then ("find ~ -maxdepth 0
+		// -exec mv {} /tmp/x \;" moves the home away).
+		var roots []string
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			roots = append(roots, a)
+		}
+		top := slices.Contains(argv, "-maxdepth") && slices.Index(argv, "-maxdepth")+1 < len(argv) && argv[slices.Index(argv, "-maxdepth")+1] == "0"
+		for i := 1; i < len(argv); i++ {
+			switch argv[i] {
+			case "-exec", "-execdir", "-ok", "-okdir":
+				j := i + 1
+				for j < len(argv) && argv[j] != ";" && argv[j] != "+" {
+					j++
+				}
+				if cmd := argv[i+1 : j]; len(cmd) > 0 {
+					c.add(slices.Clone(cmd), depth, level+1)
+					if top {
+						for _, r := range roots {
+							sub := slices.Clone(cmd)
+							for k := range sub {
+								sub[k] = strings.ReplaceAll(sub[k], "{}", r)
+							}
+							c.add(sub, depth, level+1)
+						}
+					}
+				}
+				i = j
+			}
+		}
+	}
+	if path.Base(argv[0]) == "env" {
+		// env -S STRING splits STRING into the command and its words,
+		// and expands ${NAME} in it.
+		for i, a := range argv[1:] {
+			var v string
+			switch {
+			case (a == "-S" || a == "--split-string") && i+2 < len(argv):
+				v = argv[i+2]
+			case strings.HasPrefix(a, "--split-string="):
+				v = strings.TrimPrefix(a, "--split-string=")
+			case strings.HasPrefix(a, "-S") && len(a) > 2:
+				v = a[2:]
+			default:
+				continue
+			}
+			if depth < maxNesting {
+				c.text(v, depth+1)
+			}
+			break
 		}
 	}
 	if path.Base(argv[0]) == "parallel" {
@@ -164,6 +234,42 @@ func (c *collector) add(argv []string, depth, level int) {
 			c.add(argv[i:], depth, level+1)
 		}
 	}
+}
+
+// shellCText is the text a shell runs with -c, however its options are
+// spelled: "bash -c T", "bash -lc T", "sh -xc T", "bash -o errexit -c T",
+// "bash -O extglob -c T", "bash --norc -c T", "bash -c -- T" (a red
+// team's "bash -lc 'rm -rf ~'" was a plain ask, which bypass ran).
+func shellCText(argv []string) (string, bool) {
+	c := false
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "--" || a == "-":
+			if c && i+1 < len(argv) {
+				return argv[i+1], true
+			}
+			return "", false
+		case strings.HasPrefix(a, "--"):
+			if a == "--rcfile" || a == "--init-file" {
+				i++
+			}
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
+			opts := a[1:]
+			if strings.ContainsRune(opts, 'c') && a[0] == '-' {
+				c = true
+			}
+			if strings.ContainsAny(opts, "oO") {
+				i++ // -o NAME, -O NAME
+			}
+		default:
+			if c {
+				return a, true
+			}
+			return "", false // a script file
+		}
+	}
+	return "", false
 }
 
 // runsText is the shell text a program runs that is not "bash -c": the
@@ -200,8 +306,12 @@ func runsText(argv []string) (string, bool) {
 			}
 		}
 	case "sg":
-		// sg GROUP [-c] COMMAND
-		if len(args) >= 2 {
+		// sg [-] GROUP [-c] COMMAND; ast-grep's sg starts with an
+		// option ("sg -p PATTERN"), and runs nothing.
+		if len(args) > 0 && args[0] == "-" {
+			args = args[1:]
+		}
+		if len(args) >= 2 && !strings.HasPrefix(args[0], "-") {
 			if args[1] == "-c" && len(args) >= 3 {
 				return args[2], true
 			}
@@ -250,45 +360,93 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 		if !ok || len(argv) == 0 {
 			return
 		}
-		switch {
-		case isShell(argv[0]) && !slices.Contains(argv[1:], "-c"):
-			texts = append(texts, input)
-		case path.Base(argv[0]) == "xargs":
-			words := strings.Fields(input)
-			repl := "{}"
-			for i, a := range argv {
-				if v, ok := strings.CutPrefix(a, "-I"); ok {
-					if v == "" && i+1 < len(argv) {
-						v = argv[i+1]
-					}
-					if v != "" {
-						repl = v
-					}
-				}
-				if v, ok := strings.CutPrefix(a, "--replace="); ok && v != "" {
-					repl = v
-				}
+		// The reader behind a wrapper ("| env sh", "| timeout 5 sh").
+		for i := 0; i < len(argv) && i <= maxWrapperWords && wrappers[path.Base(argv[0])] && !isShell(argv[0]) && path.Base(argv[0]) != "xargs"; i++ {
+			if isShell(argv[i]) || path.Base(argv[i]) == "xargs" {
+				argv = argv[i:]
+				break
 			}
-			for i := 1; i < len(argv) && i <= maxWrapperWords; i++ {
-				argvs = append(argvs, append(slices.Clone(argv[i:]), words...))
-				for _, w := range words {
-					r := slices.Clone(argv[i:])
-					for k := range r {
-						r[k] = strings.ReplaceAll(r[k], repl, w)
-					}
-					argvs = append(argvs, r)
+		}
+		switch {
+		case isShell(argv[0]) && !slices.Contains(argv[1:], "-n"):
+			if _, ok := shellCText(argv); !ok {
+				texts = append(texts, input)
+			}
+		case path.Base(argv[0]) == "xargs":
+			start, repl, ok := xargsCommand(argv)
+			if !ok {
+				return
+			}
+			words := strings.Fields(input)
+			cmd := argv[start:]
+			if repl == "" {
+				argvs = append(argvs, append(slices.Clone(cmd), words...))
+				return
+			}
+			for _, w := range words {
+				r := slices.Clone(cmd)
+				for k := range r {
+					r[k] = strings.ReplaceAll(r[k], repl, w)
 				}
+				argvs = append(argvs, r)
 			}
 		}
 	}
+	// produced is what a literal echo or printf prints: every reading of
+	// it (printf's escapes decoded and its %s filled in, echo's both
+	// ways: dash's echo decodes escapes), each judged.
+	produced := func(c *syntax.CallExpr) []string {
+		argv, ok := static(c.Args)
+		if !ok || len(argv) == 0 {
+			return nil
+		}
+		return printed(argv)
+	}
+	// procText is what a process substitution <(echo ...) produces.
+	procText := func(w *syntax.Word) []string {
+		if w == nil || len(w.Parts) != 1 {
+			return nil
+		}
+		ps, ok := w.Parts[0].(*syntax.ProcSubst)
+		if !ok || ps.Op != syntax.CmdIn || len(ps.Stmts) != 1 {
+			return nil
+		}
+		if c, ok := ps.Stmts[0].Cmd.(*syntax.CallExpr); ok {
+			return produced(c)
+		}
+		return nil
+	}
 	for n := range syntax.Preorder(f) {
 		switch n := n.(type) {
+		case *syntax.CallExpr:
+			// ". <(echo ...)", "source <(printf ...)", "sh <(echo ...)"
+			// run what the substitution prints.
+			if len(n.Args) >= 2 {
+				if prog, ok := staticValueOf(n.Args[0]); ok && (prog == "." || prog == "source" || isShell(prog)) {
+					for _, w := range n.Args[1:] {
+						texts = append(texts, procText(w)...)
+					}
+				}
+			}
 		case *syntax.Stmt:
 			for _, r := range n.Redirs {
 				switch r.Op {
+				case syntax.RdrIn:
+					// "sh < <(echo ...)"
+					for _, t := range procText(r.Word) {
+						feed(n, t)
+					}
 				case syntax.WordHdoc:
 					if v, ok := staticValueOf(r.Word); ok {
 						feed(n, v)
+					} else if r.Word != nil {
+						// "bash <<< \"rm -rf $HOME\"": the text with its
+						// quotes, which the shell's parse of it removes.
+						raw := text[r.Word.Pos().Offset():r.Word.End().Offset()]
+						if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+							raw = raw[1 : len(raw)-1]
+						}
+						feed(n, raw)
 					}
 				case syntax.Hdoc, syntax.DashHdoc:
 					if r.Hdoc != nil {
@@ -310,15 +468,179 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 			}
 			switch path.Base(argv[0]) {
 			case "echo", "printf":
-				args := argv[1:]
-				for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
-					args = args[1:]
+				for _, t := range printed(argv) {
+					feed(n.Y, t)
 				}
-				feed(n.Y, strings.Join(args, " "))
 			}
 		}
 	}
 	return texts, argvs
+}
+
+// printed is what "echo ARGS" or "printf FORMAT ARGS" prints, in every
+// reading that matters: as written, with backslash escapes decoded (\x7e
+// is "~": a red team's "printf 'rm -rf \x7e' | sh" passed), and for
+// printf with each %s (or %b, %q, %d...) filled by the next argument.
+func printed(argv []string) []string {
+	args := argv[1:]
+	if path.Base(argv[0]) == "echo" {
+		for len(args) > 0 && len(args[0]) > 1 && strings.Trim(args[0], "-neE") == "" && args[0][0] == '-' {
+			args = args[1:]
+		}
+		raw := strings.Join(args, " ")
+		return []string{raw, decodeEscapes(raw)}
+	}
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	format, rest := decodeEscapes(args[0]), args[1:]
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' || i+1 >= len(format) {
+			b.WriteByte(format[i])
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("-+ #0123456789.", format[j]) >= 0 {
+			j++
+		}
+		if j >= len(format) {
+			break
+		}
+		if format[j] == '%' {
+			b.WriteByte('%')
+		} else if len(rest) > 0 {
+			b.WriteString(decodeEscapes(rest[0]))
+			rest = rest[1:]
+		}
+		i = j
+	}
+	out := b.String()
+	if len(rest) > 0 {
+		out += " " + strings.Join(rest, " ")
+	}
+	return []string{out, format}
+}
+
+// decodeEscapes decodes the backslash escapes of printf's format and of
+// echo -e: \n \t \\ and the like, \xHH, \NNN and \0NNN in octal.
+func decodeEscapes(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a', 'b', 'f', 'v', 'e', 'c':
+			b.WriteByte(' ')
+		case 'x':
+			v, n := 0, 0
+			for n < 2 && i+1 < len(s) && strings.IndexByte("0123456789abcdefABCDEF", s[i+1]) >= 0 {
+				i++
+				n++
+				v = v*16 + strings.IndexByte("0123456789abcdef", strings.ToLower(s[i : i+1])[0])
+			}
+			if n == 0 {
+				b.WriteString(`\x`)
+			} else {
+				b.WriteByte(byte(v))
+			}
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			v, n := int(c-'0'), 1
+			max := 3
+			if c == '0' {
+				max = 4
+			}
+			for n < max && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '7' {
+				i++
+				n++
+				v = v*8 + int(s[i]-'0')
+			}
+			b.WriteByte(byte(v))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// xargsCommand reads xargs' options (GNU's and BSD's): where the command
+// it runs starts in argv, and the replacement string of -I/-i/--replace
+// ("" when the input words are appended). Only one reading: the words fed
+// to it are put in one place, so that "echo ~ | xargs -I{} echo rm -rf
+// {}" is the echo it is (trying every later word as the start made it a
+// deny). ok is false for an option it does not know.
+func xargsCommand(argv []string) (start int, repl string, ok bool) {
+	valued := map[string]bool{"-I": true, "-L": true, "-n": true, "-P": true, "-s": true, "-E": true, "-d": true, "-a": true, "-J": true, "-R": true, "-S": true}
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "--":
+			return i + 1, repl, i+1 < len(argv)
+		case !strings.HasPrefix(a, "-") || a == "-":
+			return i, repl, true
+		case strings.HasPrefix(a, "--"):
+			name, v, glued := strings.Cut(a, "=")
+			switch name {
+			case "--replace":
+				repl = "{}"
+				if glued {
+					repl = v
+				}
+			case "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--max-lines", "--eof", "--process-slot-var":
+				if !glued && name != "--max-lines" && name != "--eof" {
+					i++
+				}
+			case "--null", "--no-run-if-empty", "--verbose", "--interactive", "--exit", "--open-tty", "--show-limits":
+			default:
+				return 0, "", false
+			}
+		default:
+			flag := a[:2]
+			rest := a[2:]
+			switch {
+			case flag == "-I" || flag == "-J":
+				if rest == "" {
+					if i+1 >= len(argv) {
+						return 0, "", false
+					}
+					i++
+					rest = argv[i]
+				}
+				if flag == "-I" {
+					repl = rest
+				}
+			case flag == "-i":
+				repl = "{}"
+				if rest != "" {
+					repl = rest
+				}
+			case valued[flag]:
+				if rest == "" {
+					i++
+				}
+			case flag == "-e" || flag == "-l":
+			case strings.Trim(a[1:], "0rtpxo") == "":
+			default:
+				return 0, "", false
+			}
+		}
+	}
+	return 0, "", false
 }
 
 // parsedSegments walks the bash parse of text. A word that is not static
