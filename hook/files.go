@@ -285,7 +285,11 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 		for _, cand := range []string{abs, writeTarget(abs)} {
 			check, pat, ok := paths.MatchPath(cand)
 			if !ok || check != gate.CheckSelfProtect {
-				if !writeProtected(cand, g.Home) {
+				// Gemini CLI loads a project's .env (and .gemini/.env)
+				// into its own environment, which its hooks and shell
+				// inherit: writing one sets what steers them.
+				geminiEnv := h == Gemini && strings.EqualFold(filepath.Base(cand), ".env")
+				if !writeProtected(cand, g.Home) && !geminiEnv {
 					continue
 				}
 				pat = filepath.Base(cand)

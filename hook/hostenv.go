@@ -320,7 +320,11 @@ func dotenvKeys(data []byte) []string {
 	// "export<TAB>BASH_ENV=..." passed a reading by "\n", "=" and
 	// "export ". Every line that could set a key counts, even one inside
 	// a quoted multi-line value: reading more keys only refuses more.
-	text := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(string(data))
+	// JavaScript's "^" under the m flag starts a line after U+2028 and
+	// U+2029 too, and its \s takes Unicode's spaces, \v and U+FEFF (a
+	// red team's "FOO='bar'<U+2028>BASH_ENV=..." and "<NBSP>LD_PRELOAD=..."
+	// were keys to dotenv, not to RE2).
+	text := strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n").Replace(string(data))
 	var keys []string
 	for _, line := range strings.Split(text, "\n") {
 		if m := dotenvLine.FindStringSubmatch(line); m != nil {
@@ -333,4 +337,7 @@ func dotenvKeys(data []byte) []string {
 // dotenvLine is a line that sets a key, in dotenv's grammar (keys are
 // word characters, "." and "-"), a little wider: a colon with no blank
 // after it counts too.
-var dotenvLine = regexp.MustCompile(`^\s*(?:export\s+)?([\w.-]+)\s*(?:=|:)`)
+var dotenvLine = regexp.MustCompile(`^` + jsSpace + `*(?:export` + jsSpace + `+)?([\w.-]+)` + jsSpace + `*(?:=|:)`)
+
+// jsSpace is JavaScript's \s.
+const jsSpace = `[\t\n\v\f\r \x{00A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]`

@@ -165,7 +165,12 @@ func listerRoots(c *syntax.CallExpr, piped bool) ([]string, bool) {
 			switch {
 			case a == ".":
 			case strings.HasPrefix(a, "--"):
-				if !lsBareLong[a] && !strings.HasPrefix(a, "--sort=") && !strings.HasPrefix(a, "--color") &&
+				// --color (always) puts LS_COLORS' text around each
+				// name, which an environment can make a path (a red
+				// team's lc=\n/path/to/key\n); never and auto (no
+				// colours into a pipe) print names alone.
+				color := a == "--color=never" || a == "--color=no" || a == "--color=none" || a == "--color=auto" || a == "--color=tty" || a == "--color=if-tty"
+				if !lsBareLong[a] && !strings.HasPrefix(a, "--sort=") && !color &&
 					!strings.HasPrefix(a, "--time=") && !strings.HasPrefix(a, "--ignore=") && !strings.HasPrefix(a, "--hide=") {
 					return nil, false
 				}
