@@ -86,6 +86,14 @@ func catastrophicScan(req Request, segs [][]string, file *syntax.File) (why Reas
 				fmt.Sprintf("a redirect writes to %s, computed when the command runs, which could be a disk device", quoteMatch(c.unknown))), true
 		}
 	}
+	if m, ok := blindShell(file); ok && !isUnknown && !slices.Contains(req.Lift, CatastrophicDelete) {
+		unknown, isUnknown = catReason(CatastrophicDelete, m, "a shell runs what another program prints, known only when it runs: it could delete the home directory"), true
+	}
+	if linked && !destroys && writesThroughRedirect(file) {
+		// "ln -s /dev d; cat /dev/zero > d/sda": a redirect through a
+		// link made in the same text may write a disk.
+		destroys = true
+	}
 	if linked && destroys && !isUnknown && !slices.Contains(req.Lift, CatastrophicDelete) {
 		// "ln -s ~ h && rm -rf h/": the link's target is what is deleted,
 		// and the gate reads no link that does not exist yet.
@@ -99,6 +107,29 @@ func catastrophicScan(req Request, segs [][]string, file *syntax.File) (why Reas
 	return Reason{}, false, unknown, isUnknown
 }
 
+// writesThroughRedirect reports whether the text writes a file through
+// an output redirect (other than to /dev/null or a descriptor).
+func writesThroughRedirect(file *syntax.File) bool {
+	if file == nil {
+		return false
+	}
+	found := false
+	syntax.Walk(file, func(n syntax.Node) bool {
+		r, ok := n.(*syntax.Redirect)
+		if !ok || found {
+			return !found
+		}
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.RdrInOut:
+			if r.Word != nil && r.Word.Lit() != "/dev/null" {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
 func catReason(rule, match, msg string) Reason {
 	return Reason{Check: CheckCatastrophic, Match: match, Rule: rule, Source: "built-in",
 		Message: "catastrophic: " + msg}
@@ -110,12 +141,61 @@ func catReason(rule, match, msg string) Reason {
 type catJudge struct {
 	p                    Paths
 	unknown, unknownRule string
+	// positional are the words "set -- WORDS" gave "$@" earlier in the
+	// text; depth bounds eval's recursion.
+	positional []string
+	depth      int
 }
 
 // argv judges one simple command.
 func (c *catJudge) argv(argv []string) (rule, msg string, ok bool) {
+	if len(argv) == 0 || c.depth > 8 {
+		return "", "", false
+	}
+	// The text's own assignments and "set --" name words it computes:
+	// "c=-rf; rm $c ~", "c=rm; $c -rf ~", "set -- rm -rf ~; \"$@\"".
+	var words []string
+	for _, a := range argv {
+		switch unquote(a) {
+		case "$@", "${@}", "$*", "${*}":
+			if c.positional != nil {
+				words = append(words, c.positional...)
+				continue
+			}
+		}
+		if v := c.p.substitute(unquote(a)); v != unquote(a) && !computedWord(v) {
+			if strings.ContainsAny(v, " \t") && !strings.HasPrefix(a, `"`) {
+				words = append(words, strings.Fields(v)...) // unquoted: split
+				continue
+			}
+			words = append(words, v)
+			continue
+		}
+		words = append(words, a)
+	}
+	if len(words) == 0 {
+		return "", "", false
+	}
+	argv = words
 	prog := path.Base(argv[0])
 	args := argv[1:]
+	if prog == "set" && len(args) > 0 && args[0] == "--" {
+		c.positional = slices.Clone(args[1:])
+	}
+	if prog == "eval" && len(args) > 0 {
+		for _, a := range args {
+			if computedWord(a) {
+				// Text computed when it runs ("eval \"$(curl ...)\""):
+				// it could be anything, as a computed rm target could.
+				c.unknownRule = CatastrophicDelete
+				c.noteUnknown(a)
+				break
+			}
+		}
+		c.depth++
+		defer func() { c.depth-- }()
+		return c.argv(args)
+	}
 	switch prog {
 	case "rm", "rmdir", "chmod", "chown", "chgrp", "find":
 		c.unknownRule = CatastrophicDelete
@@ -124,6 +204,27 @@ func (c *catJudge) argv(argv []string) (rule, msg string, ok bool) {
 		}
 	default:
 		c.unknownRule = CatastrophicDisk
+	}
+	if computedWord(argv[0]) {
+		// The program is computed when the command runs: the text's own
+		// assignment names it ("c=rm; $c -rf ~"), or it cannot be known
+		// ("${X:-rm} -rf /", "r${X}m -rf ~", "\"$@\""), and with a critical
+		// target among its words it is as unknown as a computed target.
+		if v := c.p.substitute(unquote(argv[0])); v != "" && !computedWord(v) {
+			return c.argv(append([]string{v}, args...))
+		}
+		if len(args) > 0 {
+			saved := c.unknown
+			for _, a := range args {
+				if t, ok := c.target(a); ok {
+					c.unknown, c.unknownRule = saved, CatastrophicDelete
+					c.noteUnknown(argv[0] + " " + t)
+					return "", "", false
+				}
+			}
+			c.unknown = saved
+		}
+		return "", "", false
 	}
 	switch {
 	case prog == "xargs":
@@ -137,6 +238,14 @@ func (c *catJudge) argv(argv []string) (rule, msg string, ok bool) {
 			}
 		}
 	case prog == "rm":
+		for _, a := range args {
+			if v := c.p.substitute(unquote(a)); computedWord(v) && strings.HasPrefix(v, "$") && !strings.Contains(v, "/") {
+				// A computed word may be "-rf", or split into flags and
+				// a target ("c=-rf; rm $c ~", "rm \"$@\"").
+				c.unknownRule = CatastrophicDelete
+				c.noteUnknown(a)
+			}
+		}
 		flags, ops := splitFlags(args)
 		if slices.Contains(flags, "--no-preserve-root") {
 			return CatastrophicDelete, "rm --no-preserve-root exists to delete the root directory", true
@@ -144,17 +253,6 @@ func (c *catJudge) argv(argv []string) (rule, msg string, ok bool) {
 		if hasFlag(flags, 'r', "--recursive") || hasFlag(flags, 'R', "") {
 			if t, ok := c.anyTarget(ops); ok {
 				return CatastrophicDelete, "rm -r deletes " + t + " and everything under it", true
-			}
-		}
-	case prog == "eval":
-		// The text eval runs is judged (segments); text computed when
-		// it runs ("eval \"$(curl ...)\"", a variable from elsewhere)
-		// could be anything, as a computed rm target could.
-		for _, a := range args {
-			if strings.ContainsAny(a, "$`") {
-				c.unknownRule = CatastrophicDelete
-				c.noteUnknown(a)
-				break
 			}
 		}
 	case prog == "mv":
@@ -331,6 +429,12 @@ func (c *catJudge) target(word string) (string, bool) {
 	if w == "" {
 		return "", false
 	}
+	if fl != nil && fl.cd && (strings.Contains(word, "OLDPWD") || fl.dirUnknown && strings.Contains(word, "PWD")) {
+		// After the text's own cd, $OLDPWD is where it was, and $PWD
+		// wherever it went when that is not known: computed.
+		c.noteUnknown(word)
+		return "", false
+	}
 	home := c.p.Home
 	homeSpelling := false
 	for _, h := range []string{"~", "$HOME", "${HOME}"} {
@@ -376,6 +480,10 @@ func (c *catJudge) target(word string) (string, bool) {
 	}
 	return "", false
 }
+
+// computedWord reports whether a word of a command is computed when it
+// runs: a variable, a parameter operator, a substitution.
+func computedWord(w string) bool { return strings.ContainsAny(w, "$`") }
 
 func (c *catJudge) noteUnknown(word string) {
 	if c.unknown == "" {
@@ -446,7 +554,13 @@ func isEverything(base string) bool {
 
 // critical reports the root, a top-level system directory, or home.
 func critical(abs, home string) bool {
-	return abs == "/" || slices.Contains(systemDirs, abs) || (home != "" && home != "/" && abs == path.Clean(home))
+	return abs == "/" || slices.Contains(systemDirs, abs) || (home != "" && home != "/" && (abs == path.Clean(home) || ancestorOf(abs, path.Clean(home))))
+}
+
+// ancestorOf reports whether dir holds home below it: deleting ~/.. (or
+// /srv/users when the home is /srv/users/u) deletes the home with it.
+func ancestorOf(dir, home string) bool {
+	return dir != home && strings.HasPrefix(home, strings.TrimSuffix(dir, "/")+"/")
 }
 
 func describeTarget(abs, word, home string) string {
@@ -455,6 +569,8 @@ func describeTarget(abs, word, home string) string {
 		return "the root directory (" + word + ")"
 	case home != "" && abs == path.Clean(home):
 		return "the home directory (" + word + ")"
+	case home != "" && ancestorOf(abs, path.Clean(home)):
+		return abs + ", which holds the home directory (" + word + ")"
 	}
 	return "the system directory " + abs + " (" + word + ")"
 }

@@ -78,7 +78,8 @@ func Decide(req Request) (d Decision) {
 	}()
 	file, perr := parse(req.Text)
 	req.Paths.flow = readFlow(req.Paths, file)
-	segs, complete := segments(req.Text, file, req.Paths.substitute)
+	segs, limit := collect(req.Text, file, req.Paths.substitute)
+	complete := limit == ""
 	if len(req.Argv) > 0 {
 		segs = append([][]string{req.Argv}, segs...)
 	}
@@ -123,7 +124,7 @@ func Decide(req Request) (d Decision) {
 		// ask rules or the catastrophic ones: whatever the part seen said,
 		// the whole asks, stickily, since bypass mode runs a plain ask
 		// and a catastrophic command past the bound would run with it.
-		d = ask(incomplete(segs), d.reasons...)
+		d = ask(incomplete(segs, limit), d.reasons...)
 		d.sticky = true // past a bound: no mode runs it
 	}
 	if inner, ok := shellString(req, file, d); ok {

@@ -85,8 +85,10 @@ func TestDecideTable(t *testing.T) {
 		{"ls & rm x", gate.Ask, gate.CheckOperator, "&"},
 		{"ls && rm x", gate.Ask, gate.CheckOperator, "&&"},
 		{"ls || rm x", gate.Ask, gate.CheckOperator, "||"},
-		{"ls | sh", gate.Ask, gate.CheckOperator, "|"},
-		{"ls |& sh", gate.Ask, gate.CheckOperator, "|&"},
+		{"ls | wc", gate.Ask, gate.CheckOperator, "|"},
+		// A shell reading what another program prints: a sticky ask.
+		{"ls | sh", gate.Ask, gate.CheckCatastrophic, "| sh"},
+		{"ls |& wc", gate.Ask, gate.CheckOperator, "|&"},
 		{"ls &> out", gate.Ask, gate.CheckOperator, "&>"},
 		{"ls `rm x`", gate.Ask, gate.CheckOperator, "`"},
 		{"ls $(rm x)", gate.Ask, gate.CheckOperator, "$("},

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -39,25 +40,45 @@ const maxWrapperWords = 6
 // wrappers (sudo, env, xargs ...) and directories stripped from the front.
 // complete is false when a bound was reached and some were not collected.
 func segments(text string, f *syntax.File, subst ...func(string) string) (segs [][]string, complete bool) {
+	segs, limit := collect(text, f, subst...)
+	return segs, limit == ""
+}
+
+// collect is [segments], saying which bound was reached when one was:
+// "braces", "segments" or "bytes" ("" when none).
+func collect(text string, f *syntax.File, subst ...func(string) string) (segs [][]string, limit string) {
 	c := collector{parses: 1, raw: true}
 	if len(subst) > 0 {
 		c.subst = subst[0]
 	}
 	c.file(text, f, 0)
-	return c.out, !c.full
+	switch {
+	case !c.full:
+	case c.braces:
+		limit = "braces"
+	case len(c.out) >= MaxSegments:
+		limit = "segments"
+	default:
+		limit = "bytes"
+	}
+	return c.out, limit
 }
 
 // incomplete is the reason a text whose collection reached a bound asks:
 // the rules and checks saw only part of it, so nothing they decided may
 // run it unasked (not bypass, not session memory).
-func incomplete(segs [][]string) Reason {
+func incomplete(segs [][]string, limit string) Reason {
 	n := 0
 	for _, argv := range segs {
 		for _, w := range argv {
 			n += len(w)
 		}
 	}
-	if len(segs) < MaxSegments {
+	if limit == "braces" {
+		return Reason{Check: CheckText, Match: "brace expansion",
+			Message: fmt.Sprintf("a brace expansion would make more than %d words, too many to check against the rules", MaxBraceFields)}
+	}
+	if limit == "bytes" {
 		return Reason{Check: CheckText, Match: fmt.Sprintf("%d bytes of words", n),
 			Message: fmt.Sprintf("command nests its commands so deeply that their words pass %d bytes, too many to check against the rules", MaxSegmentBytes)}
 	}
@@ -85,7 +106,8 @@ type collector struct {
 	out    [][]string
 	parses int
 	full   bool
-	bytes  int // of the words in out, against MaxSegmentBytes
+	bytes  int  // of the words in out, against MaxSegmentBytes
+	braces bool // a brace expansion passed MaxBraceFields
 	// subst puts the text's own static assignments into a text eval
 	// runs ("x='rm -rf ~'; eval \"$x\""); nil leaves it as it is.
 	subst func(string) string
@@ -105,7 +127,14 @@ func (c *collector) text(text string, depth int) {
 
 // file collects from text and its parse (nil when it does not parse).
 func (c *collector) file(text string, f *syntax.File, depth int) {
-	for _, argv := range parsedSegments(text, f) {
+	segs, overBudget := parsedSegments(text, f)
+	if overBudget {
+		// A brace expansion past its budget was not expanded: its words
+		// are not all seen ("rm -rf {x{1..2000},~}"), so the text is
+		// judged incomplete, a sticky ask.
+		c.full, c.braces = true, true
+	}
+	for _, argv := range segs {
 		c.add(argv, depth, 0)
 	}
 	if depth < maxNesting {
@@ -188,6 +217,35 @@ func (c *collector) add(argv []string, depth, level int) {
 				}
 				i = j
 			}
+		}
+	}
+	if path.Base(argv[0]) == "env" && depth < maxNesting {
+		// env -C DIR (--chdir) runs the command in DIR: judged as "cd
+		// DIR && COMMAND" ("env --chdir=/tmp rm -rf rt4home").
+		for i := 1; i < len(argv); i++ {
+			a, dir := argv[i], ""
+			switch {
+			case (a == "-C" || a == "--chdir") && i+1 < len(argv):
+				dir, i = argv[i+1], i+1
+			case strings.HasPrefix(a, "--chdir="):
+				dir = strings.TrimPrefix(a, "--chdir=")
+			case strings.HasPrefix(a, "-C") && len(a) > 2:
+				dir = a[2:]
+			default:
+				continue
+			}
+			// The command's relative words are taken from DIR, as the
+			// program will open them.
+			cmd := slices.Clone(argv[i+1:])
+			for k := 1; k < len(cmd); k++ {
+				if w := cmd[k]; w != "" && !strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && !strings.HasPrefix(w, "$") {
+					cmd[k] = path.Join(dir, w)
+				}
+			}
+			if len(cmd) > 0 {
+				c.add(cmd, depth, level+1)
+			}
+			break
 		}
 	}
 	if path.Base(argv[0]) == "env" {
@@ -305,6 +363,21 @@ func runsText(argv []string) (string, bool) {
 				}
 			}
 		}
+	case "git":
+		// git -c alias.NAME='!TEXT' NAME runs TEXT in a shell.
+		for i, a := range args {
+			v := a
+			if a == "-c" && i+1 < len(args) {
+				v = args[i+1]
+			} else if !strings.HasPrefix(a, "-c") || len(a) <= 2 {
+				continue
+			} else {
+				v = a[2:]
+			}
+			if k, val, ok := strings.Cut(v, "="); ok && strings.HasPrefix(strings.ToLower(k), "alias.") && strings.HasPrefix(val, "!") {
+				return val[1:], true
+			}
+		}
 	case "sg":
 		// sg [-] GROUP [-c] COMMAND; ast-grep's sg starts with an
 		// option ("sg -p PATTERN"), and runs nothing.
@@ -351,7 +424,11 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 		}
 		return out, true
 	}
-	feed := func(st *syntax.Stmt, input string) {
+	// feed hands input to the shell or xargs st runs; words is what
+	// xargs reads of it when that differs (quoted "~" and "$" reach it
+	// as they are: xargs expands nothing, so "echo '~' | xargs rm -rf"
+	// removes a file named ~, not the home).
+	feed := func(st *syntax.Stmt, input string, xargsWords ...string) {
 		call, ok := st.Cmd.(*syntax.CallExpr)
 		if !ok {
 			return
@@ -378,6 +455,9 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 				return
 			}
 			words := strings.Fields(input)
+			if len(xargsWords) > 0 {
+				words = xargsWords
+			}
 			cmd := argv[start:]
 			if repl == "" {
 				argvs = append(argvs, append(slices.Clone(cmd), words...))
@@ -438,7 +518,7 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 					}
 				case syntax.WordHdoc:
 					if v, ok := staticValueOf(r.Word); ok {
-						feed(n, v)
+						feed(n, v, literalWords(r.Word, v)...)
 					} else if r.Word != nil {
 						// "bash <<< \"rm -rf $HOME\"": the text with its
 						// quotes, which the shell's parse of it removes.
@@ -450,7 +530,15 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 					}
 				case syntax.Hdoc, syntax.DashHdoc:
 					if r.Hdoc != nil {
-						feed(n, text[r.Hdoc.Pos().Offset():r.Hdoc.End().Offset()])
+						body := text[r.Hdoc.Pos().Offset():r.Hdoc.End().Offset()]
+						// No tilde expansion in a here-document; no
+						// expansion at all under a quoted delimiter.
+						quoted := r.Word != nil && r.Word.Lit() == ""
+						var lit []string
+						for _, w := range strings.Fields(body) {
+							lit = append(lit, literalField(w, quoted))
+						}
+						feed(n, body, lit...)
 					}
 				}
 			}
@@ -468,13 +556,124 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 			}
 			switch path.Base(argv[0]) {
 			case "echo", "printf":
-				for _, t := range printed(argv) {
-					feed(n.Y, t)
+				lit := make([]string, len(call.Args))
+				for i, w := range call.Args {
+					lit[i] = strings.Join(literalWords(w, argv[i]), " ")
+				}
+				litPrinted := printed(lit)
+				for k, t := range printed(argv) {
+					if k < len(litPrinted) {
+						feed(n.Y, t, strings.Fields(litPrinted[k])...)
+					} else {
+						feed(n.Y, t)
+					}
 				}
 			}
 		}
 	}
 	return texts, argvs
+}
+
+// blindShell reports a shell that reads its script from another program
+// whose output the gate cannot know ("curl ... | sh", "base64 -d <<< ... |
+// sh", "echo ... | cat | sh"): what it runs is known only when it runs,
+// as a computed rm target is.
+func blindShell(f *syntax.File) (string, bool) {
+	if f == nil {
+		return "", false
+	}
+	found := ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		b, ok := n.(*syntax.BinaryCmd)
+		if !ok || found != "" || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
+			return found == ""
+		}
+		call, ok := b.Y.Cmd.(*syntax.CallExpr)
+		if !ok {
+			return true
+		}
+		var argv []string
+		for _, w := range call.Args {
+			v, ok := staticValueOf(w)
+			if !ok {
+				return true
+			}
+			argv = append(argv, v)
+		}
+		for i := 0; i < len(argv) && i <= maxWrapperWords; i++ {
+			if !isShell(argv[i]) {
+				if i == 0 && !wrappers[path.Base(argv[0])] {
+					return true
+				}
+				continue
+			}
+			sh := argv[i:]
+			if _, c := shellCText(sh); c || slices.Contains(sh[1:], "-n") {
+				return true
+			}
+			for _, a := range sh[1:] {
+				if !strings.HasPrefix(a, "-") {
+					return true // a script file: it reads that, not the pipe
+				}
+			}
+			if x, ok := b.X.Cmd.(*syntax.CallExpr); ok && len(x.Args) > 0 {
+				if p, ok := staticValueOf(x.Args[0]); ok && (p == "echo" || p == "printf") {
+					if _, static := staticWords(x.Args); static {
+						return true // literal: judged as its text (feeds)
+					}
+				}
+			}
+			found = "| " + argv[i]
+			return false
+		}
+		return true
+	})
+	return found, found != ""
+}
+
+func staticWords(ws []*syntax.Word) ([]string, bool) {
+	var out []string
+	for _, w := range ws {
+		v, ok := staticValueOf(w)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return out, true
+}
+
+// literalWords are the words xargs reads of a word's value v: where the
+// word was quoted or escaped, its "~" and "$" are characters of a name
+// (spelled "./~" and "_" so that no check reads them as the home or a
+// variable); an unquoted "~" was the shell's to expand, and stays.
+func literalWords(w *syntax.Word, v string) []string {
+	plain := w != nil && len(w.Parts) == 1
+	if plain {
+		lit, ok := w.Parts[0].(*syntax.Lit)
+		plain = ok && !strings.Contains(lit.Value, `\`)
+	}
+	var out []string
+	for _, f := range strings.Fields(v) {
+		if plain {
+			out = append(out, f)
+		} else {
+			out = append(out, literalField(f, true))
+		}
+	}
+	return out
+}
+
+// literalField spells a name xargs reads so that no check expands it: a
+// leading "~" as "./~", and (when dollar) every "$" as "_".
+func literalField(f string, dollar bool) string {
+	if strings.HasPrefix(f, "~") {
+		f = "./" + f
+	}
+	if dollar {
+		f = strings.ReplaceAll(f, "$", "_")
+	}
+	return f
 }
 
 // printed is what "echo ARGS" or "printf FORMAT ARGS" prints, in every
@@ -646,23 +845,26 @@ func xargsCommand(argv []string) (start int, repl string, ok bool) {
 // parsedSegments walks the bash parse of text. A word that is not static
 // is kept as its source text. Nothing is returned when text does not parse;
 // splitSegments covers that case.
-func parsedSegments(text string, f *syntax.File) (out [][]string) {
+func parsedSegments(text string, f *syntax.File) (out [][]string, overBudget bool) {
 	defer func() {
 		if recover() != nil {
 			out = nil
 		}
 	}()
 	if f == nil {
-		return nil
+		return nil, false
 	}
 	words := func(ws []*syntax.Word) []string {
 		var argv []string
 		for _, w := range ws {
 			if _, static := staticWord(w); static {
-				if fields, err := wordFields(w); err == nil && len(fields) > 0 {
+				fields, err := wordFields(w)
+				if err == nil && len(fields) > 0 {
 					argv = append(argv, fields...)
 					continue
 				}
+				var be *BudgetError
+				overBudget = overBudget || errors.As(err, &be)
 			}
 			if t, ok := wordTemplate(w); ok {
 				argv = append(argv, t)
@@ -684,7 +886,7 @@ func parsedSegments(text string, f *syntax.File) (out [][]string) {
 			}
 		}
 	}
-	return out
+	return out, overBudget
 }
 
 // splitSegments splits text on every operator character and then on white
@@ -718,13 +920,14 @@ var wrappers = map[string]bool{
 	"pkexec": true, "runuser": true, "systemd-run": true, "eatmydata": true, "torsocks": true,
 	"proxychains": true, "proxychains4": true, "valgrind": true, "catchsegv": true, "dbus-run-session": true,
 	"xvfb-run": true, "systemd-inhibit": true, "ssh-agent": true, "parallel": true, "su": true,
+	"prlimit": true, "cgexec": true, "numactl": true, "schedtool": true,
 	// Multi-call binaries: "busybox rm -rf /usr" runs the rm applet.
 	"busybox": true, "toybox": true,
 }
 
 func isShell(prog string) bool {
 	switch path.Base(prog) {
-	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "busybox":
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "busybox", "ash", "yash", "posh", "csh", "tcsh", "pwsh", "rbash":
 		return true
 	}
 	return false
