@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -87,6 +88,15 @@ func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
 	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(home, cwd), cfg.Compound == "split"
 	req.Paths.Vars = environMap(e.Environ())
 	req.Lift = cfg.LiftCatastrophic
+	// Where a planted link takes a destructive verb's target ("lnk/.."
+	// with lnk -> ~/sub is the home).
+	req.Paths.Physical = func(p string) string {
+		r, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return ""
+		}
+		return r
+	}
 	// Files and variables that would make a catalogue program (a pack's,
 	// "git remote -v") run another one or connect elsewhere. A variable
 	// is looked for in the full environment, though the command would

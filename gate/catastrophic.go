@@ -474,6 +474,9 @@ func (c *catJudge) target(word string) (string, bool) {
 		if t, ok := criticalTarget(p.resolve(w), word, home); ok {
 			return t, true
 		}
+		if t, ok := c.physical(w, dir, word, home); ok {
+			return t, true
+		}
 	}
 	if relative && fl != nil && fl.dirUnknown {
 		c.noteUnknown(word)
@@ -484,6 +487,51 @@ func (c *catJudge) target(word string) (string, bool) {
 // computedWord reports whether a word of a command is computed when it
 // runs: a variable, a parameter operator, a substitution.
 func computedWord(w string) bool { return strings.ContainsAny(w, "$`") }
+
+// physical judges w as the kernel reaches it, where the engine can look
+// (Paths.Physical): every component but the last resolved on disk, links
+// followed, ".." taken after each, so that a planted link makes no
+// parent of the home look like the project ("cd lnk && find .. -delete"
+// and "chmod -R 000 lnk/.." with lnk -> ~/sub reached the home). The last
+// component is followed only when the word ends in "/" (rm -rf lnk
+// removes the link; rm -rf lnk/ what it points to).
+func (c *catJudge) physical(w, dir, word, home string) (string, bool) {
+	if c.p.Physical == nil || strings.ContainsAny(w, "*?[") {
+		return "", false
+	}
+	raw := w
+	switch {
+	case w == "~" || strings.HasPrefix(w, "~/"):
+		raw = home + w[1:]
+	case strings.HasPrefix(w, "/"):
+	case dir != "":
+		raw = dir + "/" + w
+	default:
+		return "", false
+	}
+	follow := strings.HasSuffix(raw, "/") || strings.HasSuffix(raw, "/.")
+	parent, base := path.Split(strings.TrimRight(raw, "/"))
+	ph := c.p.Physical(path.Clean(parent))
+	if ph == "" {
+		return "", false
+	}
+	target := path.Join(ph, base)
+	if follow {
+		if t := c.p.Physical(target); t != "" {
+			target = t
+		}
+	}
+	if t, ok := criticalTarget(target, word, home); ok {
+		return t, true
+	}
+	// The home as the kernel knows it (/home/u -> /data/u).
+	if ph := c.p.Physical(home); ph != "" && ph != home {
+		if t, ok := criticalTarget(target, word, ph); ok {
+			return t, true
+		}
+	}
+	return "", false
+}
 
 func (c *catJudge) noteUnknown(word string) {
 	if c.unknown == "" {

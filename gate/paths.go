@@ -34,6 +34,11 @@ type Paths struct {
 	Self []string
 	// Sensitive are secrets: reading them sends them to the model.
 	Sensitive []string
+	// Physical, when set, is the path the kernel reaches for an
+	// absolute path, links followed and ".." taken after each ("" when
+	// it cannot be resolved): the engine's look at the file system, for
+	// the catastrophic rules. Decide stays pure without it.
+	Physical func(string) string
 
 	compiled *compiledPaths
 	// flow is what Decide read of the text's own assignments and cd
