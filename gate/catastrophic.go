@@ -89,6 +89,9 @@ func catastrophicScan(req Request, segs [][]string, file *syntax.File) (why Reas
 	if m, ok := blindShell(file); ok && !isUnknown && !slices.Contains(req.Lift, CatastrophicDelete) {
 		unknown, isUnknown = catReason(CatastrophicDelete, m, "a shell runs what another program prints, known only when it runs: it could delete the home directory"), true
 	}
+	if m, ok := writtenScript(file); ok && !isUnknown && !slices.Contains(req.Lift, CatastrophicDelete) {
+		unknown, isUnknown = catReason(CatastrophicDelete, m, "runs a script the text writes itself or reads from its input, known only when it runs: it could delete the home directory"), true
+	}
 	if linked && !destroys && writesThroughRedirect(file) {
 		// "ln -s /dev d; cat /dev/zero > d/sda": a redirect through a
 		// link made in the same text may write a disk.

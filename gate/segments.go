@@ -631,6 +631,72 @@ func blindShell(f *syntax.File) (string, bool) {
 	return found, found != ""
 }
 
+// writtenScript reports a script the text runs that it writes itself or
+// reads from its standard input ("echo 'rm -rf ~' > s; bash s", "make -f
+// /dev/stdin <<< ..."): what it runs is known only when it runs.
+func writtenScript(f *syntax.File) (string, bool) {
+	if f == nil {
+		return "", false
+	}
+	written := map[string]bool{}
+	found := ""
+	stdin := func(v string) bool {
+		return v == "-" || v == "/dev/stdin" || v == "/dev/fd/0" || v == "/proc/self/fd/0"
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if found != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Redirect:
+			switch n.Op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
+				if v, ok := staticValueOf(n.Word); ok {
+					written[path.Clean(v)] = true
+				}
+			}
+		case *syntax.CallExpr:
+			argv, ok := staticWords(n.Args)
+			if !ok || len(argv) < 2 {
+				return true
+			}
+			prog := path.Base(argv[0])
+			switch {
+			case isShell(prog) || prog == "." || prog == "source":
+				if _, c := shellCText(argv); c {
+					return true
+				}
+				for _, a := range argv[1:] {
+					if strings.HasPrefix(a, "-") && prog != "." && prog != "source" {
+						continue
+					}
+					if written[path.Clean(a)] || stdin(a) {
+						found = argv[0] + " " + a
+					}
+					break
+				}
+			case prog == "make" || prog == "gmake":
+				for i, a := range argv[1:] {
+					v, ok := "", false
+					switch {
+					case (a == "-f" || a == "--file" || a == "--makefile") && i+2 < len(argv):
+						v, ok = argv[i+2], true
+					case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
+						_, v, ok = strings.Cut(a, "=")
+					case strings.HasPrefix(a, "-f") && len(a) > 2:
+						v, ok = a[2:], true
+					}
+					if ok && (stdin(v) || written[path.Clean(v)]) {
+						found = "make -f " + v
+					}
+				}
+			}
+		}
+		return true
+	})
+	return found, found != ""
+}
+
 func staticWords(ws []*syntax.Word) ([]string, bool) {
 	var out []string
 	for _, w := range ws {
