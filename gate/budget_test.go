@@ -84,7 +84,7 @@ func TestCatastrophicPastTheBoundIsNotRunInBypass(t *testing.T) {
 }
 
 // Nested substitutions repeat the text inside them as a word of the
-// command around them; the words segments collects are bounded, so the
+// command around them; the words collect collects are bounded, so the
 // work after the parse grows with the text, not with its square. Measured
 // in bytes allocated (deterministic), not time: a nest four times deeper
 // may cost about four times as much (it cost sixteen times as much, 81 MiB

@@ -123,7 +123,7 @@ func writesThroughRedirect(file *syntax.File) bool {
 			return !found
 		}
 		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut, syntax.RdrInOut:
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.RdrInOut:
 			if r.Word != nil && r.Word.Lit() != "/dev/null" {
 				found = true
 			}

@@ -13,11 +13,11 @@ import (
 // maxNesting bounds how deep segments looks into "bash -c" strings.
 const maxNesting = 4
 
-// MaxSegments bounds the command lines segments collects. A text with
+// MaxSegments bounds the command lines collect collects. A text with
 // more is asked about rather than half checked against the deny rules.
 const MaxSegments = 4096
 
-// MaxSegmentBytes bounds the bytes of all the words segments collects.
+// MaxSegmentBytes bounds the bytes of all the words collect collects.
 // Each nested "$( )" repeats the text inside it as a word of the command
 // around it, so n nested substitutions make words of n²/2 bytes, and every
 // check after the collection reads each of them: a 64 KiB nest took a
@@ -31,20 +31,14 @@ const MaxSegmentBytes = 16 * MaxCommandBytes
 // are tried as the start of the wrapped command.
 const maxWrapperWords = 6
 
-// segments returns, as well as it can, the argv of every simple command
+// collect returns, as well as it can, the argv of every simple command
 // anywhere in text: each side of "&&" and "|", inside "$(...)", in the
 // script of "bash -c". Deny and ask rules and risk notes look at all of
 // them, so that "git status && rm -rf x" still meets a deny rule for "rm".
 // It over-collects on purpose: both the parse and a plain split on
 // operator characters are used, and each argv is also offered with
 // wrappers (sudo, env, xargs ...) and directories stripped from the front.
-// complete is false when a bound was reached and some were not collected.
-func segments(text string, f *syntax.File, subst ...func(string) string) (segs [][]string, complete bool) {
-	segs, limit := collect(text, f, subst...)
-	return segs, limit == ""
-}
-
-// collect is [segments], saying which bound was reached when one was:
+// limit names the bound that was reached when some were not collected:
 // "braces", "segments" or "bytes" ("" when none).
 func collect(text string, f *syntax.File, subst ...func(string) string) (segs [][]string, limit string) {
 	c := collector{parses: 1, raw: true}
@@ -86,9 +80,9 @@ func incomplete(segs [][]string, limit string) Reason {
 		Message: fmt.Sprintf("command holds more than %d commands and wrappers, too many to check against the rules", MaxSegments)}
 }
 
-// parsedSegments0 is [segments] from the parse alone, nested shell
+// parsedSegments0 is [collect] from the parse alone, nested shell
 // strings included: the one reading of the words, for judging which
-// paths a command names. The plain split that [segments] adds is for the
+// paths a command names. The plain split that [collect] adds is for the
 // deny and ask rules, where reading more words only asks more; for paths
 // it reads a quoted pattern's "class .*(" as a word ".*" that could name
 // ~/.bashrc.
@@ -650,7 +644,7 @@ func writtenScript(f *syntax.File) (string, bool) {
 		switch n := n.(type) {
 		case *syntax.Redirect:
 			switch n.Op {
-			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
 				if v, ok := staticValueOf(n.Word); ok {
 					written[path.Clean(v)] = true
 				}
