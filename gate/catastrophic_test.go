@@ -231,6 +231,17 @@ func TestCatastrophicThroughRunners(t *testing.T) {
 			t.Errorf("Decide(%q) = %s (%s); want a catastrophic deny", cmd, d.Verdict(), d.Primary())
 		}
 	}
+	// A home below no system directory: its parents hold it.
+	srv := gate.Paths{Home: "/srv/users/u", Cwd: "/srv/users/u/proj"}
+	for _, cmd := range []string{"rm -rf ~/..", "find ~/.. -delete", "rm -rf /srv/users", "chmod -R 000 /srv", "mv /srv/users /tmp/x"} {
+		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: srv})
+		if d.Verdict() != gate.Deny || d.Primary().Check != gate.CheckCatastrophic {
+			t.Errorf("home %s: Decide(%q) = %s (%s); want a catastrophic deny", srv.Home, cmd, d.Verdict(), d.Primary())
+		}
+	}
+	if d := gate.Decide(gate.Request{Text: "rm -rf /srv/other", Rules: allowlist.Defaults(), Paths: srv}); d.Primary().Check == gate.CheckCatastrophic {
+		t.Errorf("rm -rf /srv/other, beside the home: %s; want no catastrophic deny", d.Primary())
+	}
 	// Computed where it runs, and so never run unasked, in any mode.
 	for _, cmd := range []string{"r${X}m -rf ~", "${X:-rm} -rf /", "$(echo rm) -rf ~", `cd ~ && rm -rf "$PWD"`,
 		"cd ~ && cd /tmp && rm -rf \"$OLDPWD\"", "rm $(echo -rf) ~", "echo 'rm -rf ~' | cat | sh", "base64 -d <<< cm0gLXJmIH4= | sh",
