@@ -407,17 +407,7 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 	if f == nil {
 		return nil, nil
 	}
-	static := func(ws []*syntax.Word) ([]string, bool) {
-		var out []string
-		for _, w := range ws {
-			v, ok := staticValueOf(w)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, v)
-		}
-		return out, true
-	}
+	static := staticWords
 	// feed hands input to the shell or xargs st runs; words is what
 	// xargs reads of it when that differs (quoted "~" and "$" reach it
 	// as they are: xargs expands nothing, so "echo '~' | xargs rm -rf"

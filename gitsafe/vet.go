@@ -254,41 +254,43 @@ const (
 )
 
 // treeSpecials reports a .gitignore or .gitattributes below top that is
-// not a regular file. The walk reads directory entries only (no stat per
-// file), skips .git and node_modules, and stops at maxTreeEntries.
+// not a regular file, skipping .git and node_modules, within
+// maxTreeEntries.
 func (v *vetter) treeSpecials(top string) {
-	budget := maxTreeEntries
-	queue := []string{top}
-	for len(queue) > 0 && budget > 0 {
-		dir := queue[0]
-		queue = queue[1:]
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			continue
+	walkEntries([]string{top}, maxTreeEntries, func(dir string, e os.DirEntry) bool {
+		name := e.Name()
+		if e.IsDir() {
+			return name != ".git" && name != "node_modules"
 		}
-		for _, e := range ents {
-			if budget--; budget <= 0 {
-				break
-			}
-			name := e.Name()
-			switch {
-			case e.IsDir():
-				if name != ".git" && name != "node_modules" {
-					queue = append(queue, filepath.Join(dir, name))
-				}
-			case (name == ".gitignore" || name == ".gitattributes") && dir != top:
-				v.special(filepath.Join(dir, name))
-			}
+		if (name == ".gitignore" || name == ".gitattributes") && dir != top {
+			v.special(filepath.Join(dir, name))
 		}
-	}
+		return false
+	})
 }
 
 // objectSpecials reports an entry of the object store that is neither a
 // directory, a regular file nor a link: git opens what it finds there
-// and would block on a FIFO or a device.
+// and would block on a FIFO or a device. Its info and pack directories
+// come first, within maxObjectEntries.
 func (v *vetter) objectSpecials(objects string) {
-	budget := maxObjectEntries
-	queue := []string{filepath.Join(objects, "info"), filepath.Join(objects, "pack"), objects}
+	walkEntries([]string{filepath.Join(objects, "info"), filepath.Join(objects, "pack"), objects}, maxObjectEntries,
+		func(dir string, e os.DirEntry) bool {
+			t := e.Type()
+			if !t.IsDir() && !t.IsRegular() && t&os.ModeSymlink == 0 {
+				p := filepath.Join(dir, e.Name())
+				v.out = append(v.out, Finding{Key: rel(objects, p), File: p, Why: "is not a regular file: git would block reading it"})
+			}
+			return t.IsDir()
+		})
+}
+
+// walkEntries reads directories breadth first from roots, each once,
+// calling visit for every entry (directory entries only: no stat per
+// file) until budget entries are seen; visit says whether to enter a
+// directory entry.
+func walkEntries(roots []string, budget int, visit func(dir string, e os.DirEntry) bool) {
+	queue := roots
 	seen := map[string]bool{}
 	for len(queue) > 0 && budget > 0 {
 		dir := queue[0]
@@ -305,14 +307,8 @@ func (v *vetter) objectSpecials(objects string) {
 			if budget--; budget <= 0 {
 				break
 			}
-			p := filepath.Join(dir, e.Name())
-			t := e.Type()
-			switch {
-			case t.IsDir():
-				queue = append(queue, p)
-			case t.IsRegular(), t&os.ModeSymlink != 0:
-			default:
-				v.out = append(v.out, Finding{Key: rel(objects, p), File: p, Why: "is not a regular file: git would block reading it"})
+			if visit(dir, e) && e.IsDir() {
+				queue = append(queue, filepath.Join(dir, e.Name()))
 			}
 		}
 	}
@@ -425,20 +421,9 @@ func IndexNames(dir string, environ []string) ([]string, error) {
 	if repo.top == "" {
 		return nil, fmt.Errorf("no working tree at %s", dir)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
-	defer cancel()
-	c := exec.CommandContext(ctx, "git", "--git-dir="+repo.gitDir, "--work-tree="+repo.top, "ls-files", "-z")
-	c.Dir = dir
-	c.Env = append(Environ(environ), "GIT_OPTIONAL_LOCKS=0", "GIT_DIR="+repo.gitDir)
-	c.WaitDelay = time.Second
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	out, err := c.Output()
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("git ls-files did not finish in %v", Timeout)
-	}
+	out, err := lsFiles(repo, dir, environ, "the index", "-z")
 	if err != nil {
-		return nil, fmt.Errorf("cannot list the index: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return nil, err
 	}
 	var names []string
 	for _, rec := range bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
@@ -455,12 +440,14 @@ func IndexNames(dir string, environ []string) ([]string, error) {
 // maxIndexNames bounds [IndexNames].
 const maxIndexNames = 200000
 
-// gitlinks lists the paths of the submodules (mode 160000) in the index.
-func gitlinks(repo repository, environ []string) ([]string, error) {
+// lsFiles runs "git ls-files ARGS" on repo from dir, with the
+// command-scope overrides and under the timeout; what names what it
+// lists, for the error.
+func lsFiles(repo repository, dir string, environ []string, what string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
-	c := exec.CommandContext(ctx, "git", "--git-dir="+repo.gitDir, "--work-tree="+repo.top, "ls-files", "--stage", "-z")
-	c.Dir = repo.top
+	c := exec.CommandContext(ctx, "git", append([]string{"--git-dir=" + repo.gitDir, "--work-tree=" + repo.top, "ls-files"}, args...)...)
+	c.Dir = dir
 	c.Env = append(Environ(environ), "GIT_OPTIONAL_LOCKS=0", "GIT_DIR="+repo.gitDir)
 	c.WaitDelay = time.Second
 	var stderr bytes.Buffer
@@ -470,7 +457,16 @@ func gitlinks(repo repository, environ []string) ([]string, error) {
 		return nil, fmt.Errorf("git ls-files did not finish in %v", Timeout)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cannot list the submodules: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("cannot list %s: %v: %s", what, err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// gitlinks lists the paths of the submodules (mode 160000) in the index.
+func gitlinks(repo repository, environ []string) ([]string, error) {
+	out, err := lsFiles(repo, repo.top, environ, "the submodules", "--stage", "-z")
+	if err != nil {
+		return nil, err
 	}
 	var paths []string
 	for _, rec := range bytes.Split(out, []byte{0}) {
