@@ -291,7 +291,10 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 // walk as wide as it was.
 type nameFilter struct {
 	suffixes []string
-	active   bool
+	// names are whole names a filter selects ("rg x -g Makefile"): a
+	// glob with no pattern character matches the name itself.
+	names  []string
+	active bool
 	positive bool // rg: a glob that selects files was given, simple or not
 }
 
@@ -302,6 +305,11 @@ func (f nameFilter) skips(name string) bool {
 	}
 	for _, s := range f.suffixes {
 		if len(name) >= len(s) && strings.EqualFold(name[len(name)-len(s):], s) {
+			return false
+		}
+	}
+	for _, n := range f.names {
+		if strings.EqualFold(name, n) {
 			return false
 		}
 	}
@@ -362,13 +370,15 @@ func rgGlobs(opts []opt) nameFilter {
 		f.positive = true
 		if suffix, ok := globSuffix(o.value); ok {
 			f.suffixes = append(f.suffixes, suffix)
+		} else if o.value != "" && !strings.ContainsAny(o.value, "*?[]{}\\/!, \t\r\n\v\f") {
+			f.names = append(f.names, o.value)
 		} else {
 			simple = false
 		}
 	}
 	f.active = f.positive && simple
 	if !simple {
-		f.suffixes = nil
+		f.suffixes, f.names = nil, nil
 	}
 	return f
 }
