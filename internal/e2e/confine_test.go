@@ -469,7 +469,9 @@ func TestWorkspaceSignalsAndLeftovers(t *testing.T) {
 	}
 	root := t.TempDir()
 	spec := sandbox.Spec{Level: sandbox.Workspace, Program: sh, Root: root}
-	marker := "31.41592"
+	// A duration no other test sleeps, and this run's own: tests of other
+	// packages and the mutation check's copies run side by side.
+	marker := fmt.Sprintf("27.%d", 10000+os.Getpid()%90000)
 	c := sandbox.Command(bin, spec, sh, []string{"sh", "-c", "sleep " + marker + " & echo up > started; wait"}, os.Environ())
 	c.Dir = root
 	var out bytes.Buffer
