@@ -293,8 +293,8 @@ type nameFilter struct {
 	suffixes []string
 	// names are whole names a filter selects ("rg x -g Makefile"): a
 	// glob with no pattern character matches the name itself.
-	names  []string
-	active bool
+	names    []string
+	active   bool
 	positive bool // rg: a glob that selects files was given, simple or not
 }
 
