@@ -407,7 +407,55 @@ func (c *catJudge) findDeletes(args []string) (string, bool) {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
-	return c.anyTarget(starts)
+	t, ok := c.anyTarget(starts)
+	if ok && namesFilter(args[i:]) && c.homeOnly(starts) {
+		// "find ~ -name '*.pyc' -delete" deletes some files under the
+		// home, not the home: no deny, which no one could approve, but a
+		// sticky ask, since the name test is the only thing between it
+		// and everything there.
+		c.noteUnknown(t + " (only what " + strings.Join(args[i:], " ") + " selects)")
+		return "", false
+	}
+	return t, ok
+}
+
+// homeOnly reports whether every critical one of starts is the home
+// itself (not the root, a system directory or a parent of the home,
+// where a name test still reaches what the system runs on).
+func (c *catJudge) homeOnly(starts []string) bool {
+	home := path.Clean(c.p.Home)
+	for _, w := range starts {
+		if _, ok := c.target(w); !ok {
+			continue
+		}
+		if c.p.resolve(c.p.expandVar(c.p.substitute(unquote(w)))) != home {
+			return false
+		}
+	}
+	return home != "" && home != "/"
+}
+
+// namesFilter reports whether a find expression deletes only files whose
+// name or path matches a pattern that is not everything: -name, -iname,
+// -path, -ipath, -wholename, -regex, -iregex with a value other than "*"
+// or ".*", and no -o or "," that could widen it.
+func namesFilter(expr []string) bool {
+	found := false
+	for k, a := range expr {
+		a = unquote(a)
+		switch a {
+		case "-o", "-or", ",", "!", "-not":
+			return false
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+			if k+1 < len(expr) {
+				v := unquote(expr[k+1])
+				if v != "*" && v != ".*" && v != "*/*" && v != "" {
+					found = true
+				}
+			}
+		}
+	}
+	return found
 }
 
 // anyTarget returns the first operand that names the root, a top-level

@@ -242,6 +242,20 @@ func TestCatastrophicThroughRunners(t *testing.T) {
 	if d := gate.Decide(gate.Request{Text: "rm -rf /srv/other", Rules: allowlist.Defaults(), Paths: srv}); d.Primary().Check == gate.CheckCatastrophic {
 		t.Errorf("rm -rf /srv/other, beside the home: %s; want no catastrophic deny", d.Primary())
 	}
+	// find under the home with a name test deletes some files, not the
+	// home: a sticky ask a person can approve, not a deny no one can.
+	// Under the root or a system directory the deny stands.
+	for _, cmd := range []string{"find ~ -name '*.pyc' -delete", `find ~ -name '*.tmp' -exec rm {} \;`, "find ~/ -iname '*.orig' -delete"} {
+		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths})
+		if d.Verdict() != gate.Ask || !d.Sticky() {
+			t.Errorf("Decide(%q) = %s sticky=%v (%s); want a sticky ask", cmd, d.Verdict(), d.Sticky(), d.Primary())
+		}
+	}
+	for _, cmd := range []string{"find ~ -delete", "find ~ -name '*' -delete", "find ~ -name a -o -type f -delete", "find / -name '*.so' -delete", "find ~ -type f -delete"} {
+		if d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths}); d.Verdict() != gate.Deny {
+			t.Errorf("Decide(%q) = %s (%s); want a catastrophic deny", cmd, d.Verdict(), d.Primary())
+		}
+	}
 	// Computed where it runs, and so never run unasked, in any mode.
 	for _, cmd := range []string{"r${X}m -rf ~", "${X:-rm} -rf /", "$(echo rm) -rf ~", `cd ~ && rm -rf "$PWD"`,
 		"cd ~ && cd /tmp && rm -rf \"$OLDPWD\"", "rm $(echo -rf) ~", "echo 'rm -rf ~' | cat | sh", "base64 -d <<< cm0gLXJmIH4= | sh",

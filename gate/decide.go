@@ -621,7 +621,7 @@ func unknownTarget(req Request, segs [][]string, file *syntax.File, d Decision) 
 	// The scan is skipped only for texts with nothing that computes a
 	// target: no expansion, pipe, redirect of input ("xargs rm -rf <<<
 	// ~" ran in bypass), xargs or link.
-	if d.sticky || (req.Paths.flow == nil && !strings.ContainsAny(req.Text, "$`|<>") && !strings.Contains(req.Text, "ln") && !strings.Contains(req.Text, "xargs")) {
+	if d.sticky || (req.Paths.flow == nil && !strings.ContainsAny(req.Text, "$`|<>") && !strings.Contains(req.Text, "ln") && !strings.Contains(req.Text, "xargs") && !strings.Contains(req.Text, "find")) {
 		return d
 	}
 	_, _, why, ok := catastrophicScan(req, segs, file)
