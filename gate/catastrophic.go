@@ -448,8 +448,10 @@ func namesFilter(expr []string) bool {
 			return false
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
 			if k+1 < len(expr) {
-				v := unquote(expr[k+1])
-				if v != "*" && v != ".*" && v != "*/*" && v != "" {
+				// A pattern of nothing but wildcards ("*", "?*", "*/*",
+				// ".*", ".+") selects everything.
+				v := strings.Trim(unquote(expr[k+1]), "^$")
+				if strings.Trim(v, "*?/.+") != "" {
 					found = true
 				}
 			}

@@ -251,7 +251,8 @@ func TestCatastrophicThroughRunners(t *testing.T) {
 			t.Errorf("Decide(%q) = %s sticky=%v (%s); want a sticky ask", cmd, d.Verdict(), d.Sticky(), d.Primary())
 		}
 	}
-	for _, cmd := range []string{"find ~ -delete", "find ~ -name '*' -delete", "find ~ -name a -o -type f -delete", "find / -name '*.so' -delete", "find ~ -type f -delete"} {
+	for _, cmd := range []string{"find ~ -delete", "find ~ -name '*' -delete", "find ~ -name a -o -type f -delete", "find / -name '*.so' -delete", "find ~ -type f -delete",
+		"find ~ -name '?*' -delete", "find ~ -regex '^.*$' -delete", "find ~ -path '*/*' -delete", "find ~ -iname '.+' -delete"} {
 		if d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths}); d.Verdict() != gate.Deny {
 			t.Errorf("Decide(%q) = %s (%s); want a catastrophic deny", cmd, d.Verdict(), d.Primary())
 		}
