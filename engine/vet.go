@@ -20,7 +20,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 	if d.Verdict() != gate.Allow {
 		return d
 	}
-	trees, blind, xargs := resolve.XargsInputs(j.Request.Text)
+	trees, blind, xargs, indexFed := resolve.XargsInputs(j.Request.Text)
 	if xargs && blind {
 		return gate.Escalate(d, gate.Reason{Check: gate.CheckSensitive, Match: "xargs", Source: "recursive read",
 			Message: "xargs (or find -exec) opens the files it is handed, and what hands them here is not a file lister agentgate can judge (find, ls, rg --files, git ls-files with literal words)"})
@@ -52,7 +52,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 			return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: f[0].Key,
 				Message: fmt.Sprintf("the repository's git configuration is not known to be inert: %s", f[0])})
 		}
-		if xargs && slices.Contains(argv, "ls-files") && resolve.IndexFed(j.Request.Text) {
+		if indexFed && slices.Contains(argv, "ls-files") {
 			// xargs splits what git ls-files prints at blanks and reads
 			// quotes: a name of the index with one of them (which the
 			// tree that was walked may no longer hold) hands xargs'

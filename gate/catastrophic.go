@@ -209,13 +209,10 @@ func (c *catJudge) argv(argv []string) (rule, msg string, ok bool) {
 		c.unknownRule = CatastrophicDisk
 	}
 	if computedWord(argv[0]) {
-		// The program is computed when the command runs: the text's own
-		// assignment names it ("c=rm; $c -rf ~"), or it cannot be known
-		// ("${X:-rm} -rf /", "r${X}m -rf ~", "\"$@\""), and with a critical
-		// target among its words it is as unknown as a computed target.
-		if v := c.p.substitute(unquote(argv[0])); v != "" && !computedWord(v) {
-			return c.argv(append([]string{v}, args...))
-		}
+		// The program is computed when the command runs and the text's
+		// own assignments do not name it (those were filled in above):
+		// "${X:-rm} -rf /", "r${X}m -rf ~". With a critical target among
+		// its words it is as unknown as a computed target.
 		if len(args) > 0 {
 			saved := c.unknown
 			for _, a := range args {

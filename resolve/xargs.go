@@ -23,11 +23,13 @@ import (
 // ("find src -name '*.go' | xargs grep x": src), to be judged like a
 // recursive read, hidden files included; blind is true when some xargs is
 // fed by anything else (a file, echo, another program, agentgate's own
-// standard input), which cannot be judged.
-func XargsInputs(text string) (roots []string, blind, found bool) {
+// standard input), which cannot be judged; indexFed is true when git
+// ls-files feeds one, whose names come from the index, not only from
+// the tree that is walked (the engine judges them: gitsafe.IndexNames).
+func XargsInputs(text string) (roots []string, blind, found, indexFed bool) {
 	f, err := shparse.Parse(text)
 	if err != nil {
-		return nil, strings.Contains(text, "xargs"), strings.Contains(text, "xargs")
+		return nil, strings.Contains(text, "xargs"), strings.Contains(text, "xargs"), false
 	}
 	fed := map[*syntax.CallExpr][]string{}
 	for n := range syntax.Preorder(f) {
@@ -39,8 +41,10 @@ func XargsInputs(text string) (roots []string, blind, found bool) {
 		if !ok || !isXargs(right) {
 			continue
 		}
-		if r, ok := listerRoots(lastCall(b.X), true); ok {
+		left := lastCall(b.X)
+		if r, ok := listerRoots(left, true); ok {
 			fed[right] = r
+			indexFed = indexFed || len(left.Args) >= 2 && path.Base(left.Args[0].Lit()) == "git" && left.Args[1].Lit() == "ls-files"
 		}
 	}
 	for n := range syntax.Preorder(f) {
@@ -67,7 +71,7 @@ func XargsInputs(text string) (roots []string, blind, found bool) {
 		}
 		roots = append(roots, r...)
 	}
-	return roots, blind, found
+	return roots, blind, found, indexFed
 }
 
 // mentionsXargs reports whether any word of c is xargs, however reached.
@@ -216,28 +220,6 @@ func listerRoots(c *syntax.CallExpr, piped bool) ([]string, bool) {
 var lsFilesBare = map[string]bool{"-z": true, "-c": true, "--cached": true, "-o": true, "--others": true,
 	"-m": true, "--modified": true, "-d": true, "--deleted": true, "--exclude-standard": true, "--full-name": true,
 	"--": true}
-
-// IndexFed reports whether an xargs in text is fed by git ls-files, whose
-// names come from the index, not only from the tree that is walked.
-func IndexFed(text string) bool {
-	f, err := shparse.Parse(text)
-	if err != nil {
-		return false // XargsInputs is blind then, and asks
-	}
-	fed := false
-	for n := range syntax.Preorder(f) {
-		b, ok := n.(*syntax.BinaryCmd)
-		if !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
-			continue
-		}
-		right, ok := b.Y.Cmd.(*syntax.CallExpr)
-		left := lastCall(b.X)
-		if ok && isXargs(right) && left != nil && len(left.Args) >= 2 && path.Base(left.Args[0].Lit()) == "git" {
-			fed = fed || left.Args[1].Lit() == "ls-files"
-		}
-	}
-	return fed
-}
 
 // lsBareShort are ls's short options whose output is still one bare name
 // per entry (an order, a layout, which entries): not "a", whose "." and

@@ -33,7 +33,7 @@ func TestXargsInputs(t *testing.T) {
 		{"find src | sudo xargs grep x", "", true, true},
 		{"find -files0-from list -type f | xargs cat", "", true, true},
 	} {
-		roots, blind, found := resolve.XargsInputs(tt.text)
+		roots, blind, found, _ := resolve.XargsInputs(tt.text)
 		if strings.Join(roots, " ") != tt.roots || blind != tt.blind || found != tt.found {
 			t.Errorf("%q: roots %q blind %v found %v; want %q %v %v", tt.text, roots, blind, found, tt.roots, tt.blind, tt.found)
 		}
