@@ -180,11 +180,13 @@ func Run(p Plan) (int, error) {
 	select {
 	case <-stopped:
 		// What left the group and outlived the command is reparented
-		// here by now: end it too, before agentgate goes.
-		end(c.Process.Pid, ownGroup, syscall.SIGKILL)
+		// here by now: end it too, and wait until it is gone, before
+		// agentgate goes (a single SIGKILL left a "sleep" of the
+		// pipeline still dying when agentgate returned, which a CI run
+		// under load saw).
+		endAll(c.Process.Pid, ownGroup)
 		var err error = &LimitError{After: p.Limit}
 		if workspace {
-			endAll(c.Process.Pid, ownGroup)
 			if moved, rerr := before.Restore(); len(moved) > 0 || rerr != nil {
 				err = &ProtectedError{Moved: moved, Err: rerr, Cause: err}
 			}
