@@ -2,6 +2,7 @@ package allowlist
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -62,6 +63,12 @@ type Entry struct {
 	// Example is a command the entry allows, used by the tests to try
 	// every flag (the flag is put after the entry's words).
 	Example string
+
+	// shared are the program's global options (gh, docker, kubectl),
+	// read after Flags when the entry is first built: copying them into
+	// every subcommand's entry at start-up was a megabyte and a
+	// millisecond of every call.
+	shared []Flag
 
 	once  sync.Once
 	list  []Flag
@@ -336,7 +343,7 @@ func (e *Entry) FlagList() []Flag {
 
 func (e *Entry) build() {
 	e.once.Do(func() {
-		e.list = expandFlags(e.Flags)
+		e.list = expandFlags(slices.Concat(e.Flags, e.shared))
 		e.index = map[string]*Flag{}
 		for i := range e.list {
 			for _, n := range e.list[i].Names {
@@ -651,7 +658,7 @@ func (e *Entry) GlobRisk(glob string) bool {
 // name: read from the specs without building the entry, so that an init
 // can ask it of every entry at no cost.
 func (e *Entry) declares(name string) bool {
-	for _, f := range e.Flags {
+	for f := range iterFlags(e.Flags, e.shared) {
 		spec := f.spec
 		if spec == "" {
 			spec = f.Spec()
@@ -666,4 +673,17 @@ func (e *Entry) declares(name string) bool {
 		}
 	}
 	return false
+}
+
+// iterFlags yields the flags of each list in turn, without copying them.
+func iterFlags(lists ...[]Flag) iter.Seq[Flag] {
+	return func(yield func(Flag) bool) {
+		for _, l := range lists {
+			for _, f := range l {
+				if !yield(f) {
+					return
+				}
+			}
+		}
+	}
 }

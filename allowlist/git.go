@@ -381,7 +381,9 @@ var gitEntries = []*Entry{
 func init() {
 	for _, e := range gitEntries {
 		if !e.declares("--help") {
-			e.Flags = append(e.Flags, Refuse(Runs, "--help", "starts a manual viewer, which runs a pager"))
+			e.shared = gitHelp // read when the entry is first built: appending copied every entry's flags at start-up
 		}
 	}
 }
+
+var gitHelp = []Flag{Refuse(Runs, "--help", "starts a manual viewer, which runs a pager")}

@@ -67,7 +67,7 @@ func bounded(e *Entry, flag, without string) *Entry {
 
 // cobra programs (gh, docker, kubectl) take their global flags anywhere.
 func withGlobals(g *Entry, e *Entry) *Entry {
-	e.Flags = append(slices.Clip(e.Flags), g.Flags...)
+	e.shared = g.Flags
 	return e
 }
 
