@@ -464,6 +464,12 @@ func lsFiles(repo repository, dir string, environ []string, what string, args ..
 
 // gitlinks lists the paths of the submodules (mode 160000) in the index.
 func gitlinks(repo repository, environ []string) ([]string, error) {
+	if paths, known := readGitlinks(repo, environ); known {
+		if len(paths) > maxGitlinks {
+			return nil, fmt.Errorf("more than %d submodules", maxGitlinks)
+		}
+		return paths, nil
+	}
 	out, err := lsFiles(repo, repo.top, environ, "the submodules", "--stage", "-z")
 	if err != nil {
 		return nil, err
@@ -717,11 +723,15 @@ func resolve(p string) string { return fsutil.Resolve(p) }
 // entry is one key of a configuration file.
 type entry struct{ key, value string }
 
-// listConfig parses a configuration file with git itself, from standard
-// input, so that no path in it is opened and nothing it names runs: git
-// config --list with --no-includes reads nothing else. The child runs in
+// listConfig parses a configuration file: one in the plain subset git
+// writes in process ([parseSimple]), any other with git itself, from
+// standard input, so that no path in it is opened and nothing it names
+// runs: git config --list with --no-includes reads nothing else. The child runs in
 // "/" with an empty environment but PATH, under Timeout.
 func listConfig(data []byte) ([]entry, error) {
+	if entries, ok := parseSimple(data); ok {
+		return entries, nil
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, "git", "config", "--file", "-", "--no-includes", "--list", "-z")

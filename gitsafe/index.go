@@ -1,0 +1,142 @@
+package gitsafe
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+)
+
+// maxIndexRead bounds the index files read in process; a larger one is
+// left to git.
+const maxIndexRead = 64 << 20
+
+// readGitlinks lists the paths of the gitlinks (mode 160000) in the index
+// of repo as "git ls-files --stage" would, reading the file itself: that
+// saves starting git on every judgement of a git command. It reads only
+// what it knows whole: index versions 2 and 3, SHA-1 or SHA-256 names, a
+// checksum that matches (git checks it only in fsck; the sum tells the
+// two name lengths apart), no split or sparse index, no GIT_INDEX_FILE.
+// For anything else known is false and the caller asks git, so a form
+// this reader does not speak is never read differently from git.
+func readGitlinks(repo repository, environ []string) (paths []string, known bool) {
+	if getenv(environ, "GIT_INDEX_FILE") != "" {
+		return nil, false
+	}
+	p := filepath.Join(repo.gitDir, "index")
+	fi, err := os.Lstat(p)
+	if os.IsNotExist(err) {
+		// No index: git lists nothing. A dangling link is not
+		// "no index" to git's open, so only a missing name is.
+		return nil, true
+	}
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxIndexRead {
+		return nil, false
+	}
+	data, err := os.ReadFile(p)
+	if err != nil || int64(len(data)) != fi.Size() {
+		return nil, false
+	}
+	var found [][]string
+	for _, hashLen := range []int{sha1.Size, sha256.Size} {
+		if ps, ok := parseIndex(data, hashLen); ok {
+			found = append(found, ps)
+		}
+	}
+	if len(found) != 1 {
+		return nil, false // unreadable, or readable two ways
+	}
+	return found[0], true
+}
+
+// parseIndex reads an index file whose object names are hashLen bytes
+// and returns the paths of its gitlinks, in index order; ok is false for
+// anything but a whole, checksummed version 2 or 3 index without the
+// extensions that move entries elsewhere (split index "link", sparse
+// directories "sdir").
+func parseIndex(data []byte, hashLen int) (gitlinks []string, ok bool) {
+	if len(data) < 12+hashLen || string(data[:4]) != "DIRC" {
+		return nil, false
+	}
+	body, sum := data[:len(data)-hashLen], data[len(data)-hashLen:]
+	if !bytes.Equal(sum, make([]byte, hashLen)) { // index.skipHash writes zeros, which git does not check
+		var h []byte
+		if hashLen == sha1.Size {
+			s := sha1.Sum(body)
+			h = s[:]
+		} else {
+			s := sha256.Sum256(body)
+			h = s[:]
+		}
+		if !bytes.Equal(h, sum) {
+			return nil, false
+		}
+	}
+	version := binary.BigEndian.Uint32(body[4:])
+	if version != 2 && version != 3 {
+		return nil, false // version 4 compresses names: git reads it
+	}
+	count := binary.BigEndian.Uint32(body[8:])
+	off := 12
+	for range count {
+		// ctime, mtime (8 each), dev, ino, mode, uid, gid, size (4
+		// each), the object name, 16 bits of flags.
+		fixed := 40 + hashLen + 2
+		if off+fixed > len(body) {
+			return nil, false
+		}
+		mode := binary.BigEndian.Uint32(body[off+24:])
+		flags := binary.BigEndian.Uint16(body[off+40+hashLen:])
+		n := off + fixed
+		if flags&0x4000 != 0 { // extended flags
+			// Only intent-to-add and skip-worktree are defined:
+			// git refuses an entry with any other bit.
+			if version < 3 || n+2 > len(body) || binary.BigEndian.Uint16(body[n:])&^0x6000 != 0 {
+				return nil, false
+			}
+			n += 2
+		}
+		end := bytes.IndexByte(body[n:], 0)
+		if end <= 0 {
+			return nil, false
+		}
+		name := body[n : n+end]
+		if nameLen := int(flags & 0xfff); nameLen != 0xfff && nameLen != len(name) || nameLen == 0xfff && len(name) < 0xfff {
+			return nil, false
+		}
+		// Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
+		entryLen := (n - off + len(name) + 8) &^ 7
+		if off+entryLen > len(body) {
+			return nil, false
+		}
+		for _, b := range body[n+len(name) : off+entryLen] {
+			if b != 0 {
+				return nil, false
+			}
+		}
+		if mode == 0o160000 {
+			gitlinks = append(gitlinks, string(name))
+		}
+		off += entryLen
+	}
+	// Extensions until the checksum: a signature and a length each.
+	for off < len(body) {
+		if off+8 > len(body) {
+			return nil, false
+		}
+		sig := string(body[off : off+4])
+		size := int(binary.BigEndian.Uint32(body[off+4:]))
+		if size < 0 || off+8+size > len(body) {
+			return nil, false
+		}
+		if sig[0] < 'A' || sig[0] > 'Z' {
+			// One git must understand: "link" (split index) and
+			// "sdir" (sparse directories) hold entries elsewhere.
+			return nil, false
+		}
+		off += 8 + size
+	}
+	return gitlinks, true
+}
