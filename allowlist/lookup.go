@@ -11,7 +11,8 @@ var builtin = slices.Concat(textEntries, sysEntries, gitEntries, versionEntries)
 // globals are the flag tables of programs whose subcommands are entries:
 // "git -C DIR --no-pager log" is judged as "git log" with the global
 // flags judged by these tables.
-var globals = map[string]*Entry{"git": gitGlobals}
+var globals = map[string]*Entry{"git": gitGlobals, "docker": dockerGlobals, "podman": podmanGlobals, "kubectl": kubeGlobals, "gh": ghGlobals,
+	"docker compose": composeGlobals, "podman compose": composeGlobals}
 
 // Builtin returns the entries of the built-in catalogue. Change none.
 func Builtin() []*Entry { return builtin }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Packs are opt-in groups of catalogue entries for programs that read
@@ -153,48 +154,50 @@ func ghAPICheck(c *Call) *Refusal {
 	return nil
 }
 
-var ghEntries = []*Entry{
-	gh("pr list", "lists pull requests", ghList...), gh("pr view", "shows a pull request", ghView...),
-	gh("pr status", "shows pull request status", ghList...), gh("pr diff", "shows a pull request's diff", ghView...),
-	gh("pr checks", "shows pull request checks", ghView...),
-	gh("issue list", "lists issues", ghList...), gh("issue view", "shows an issue", ghView...), gh("issue status", "shows issue status", ghList...),
-	gh("run list", "lists workflow runs", ghList...), gh("run view", "shows a workflow run", ghView...),
-	gh("workflow list", "lists workflows", ghList...), gh("workflow view", "shows a workflow", ghView...),
-	gh("release list", "lists releases", ghList...), gh("release view", "shows a release", ghView...),
-	gh("repo view", "shows a repository", ghView...), gh("search repos", "searches repositories", ghList...),
-	gh("search issues", "searches issues", ghList...), gh("search prs", "searches pull requests", ghList...),
-	gh("search code", "searches code", ghList...), gh("search commits", "searches commits", ghList...),
-	gh("label list", "lists labels", ghList...), gh("status", "shows your status", ghList...),
-	gh("repo list", "lists repositories", ghList...), gh("gist list", "lists gists", ghList...), gh("gist view", "shows a gist", ghView...),
-	gh("cache list", "lists Actions caches", ghList...), gh("secret list", "lists secret names (not values)", ghList...),
-	gh("variable list", "lists Actions variables", ghList...), gh("variable get", "prints an Actions variable", ghList...),
-	gh("config get", "prints a gh setting", ghList...), gh("config list", "lists gh settings", ghList...),
-	gh("codespace list", "lists codespaces", ghList...), gh("codespace view", "shows a codespace", ghView...),
-	gh("cs list", "lists codespaces", ghList...), gh("cs view", "shows a codespace", ghView...),
-	gh("extension list", "lists extensions", ghList...), gh("extension search", "searches extensions", ghList...),
-	gh("ext list", "lists extensions", ghList...), gh("alias list", "lists aliases", ghList...),
-	gh("ssh-key list", "lists SSH keys", ghList...), gh("gpg-key list", "lists GPG keys", ghList...),
-	gh("project list", "lists projects", ghList...), gh("project view", "shows a project", ghView...),
-	gh("project field-list", "lists project fields", ghList...), gh("project item-list", "lists project items", ghList...),
-	gh("org list", "lists organisations", ghList...), gh("ruleset list", "lists rulesets", ghList...),
-	gh("ruleset view", "shows a ruleset", ghView...), gh("ruleset check", "checks rules for a branch", ghList...),
-	gh("rs list", "lists rulesets", ghList...), gh("rs view", "shows a ruleset", ghView...),
-	gh("run watch", "watches a run", ghView...), gh("codespace ports", "lists a codespace's ports", ghView...),
-	gh("release verify", "verifies a release's attestation", ghList...), gh("release verify-asset", "verifies an asset's attestation", ghList...),
-	gh("attestation verify", "verifies an artifact's attestation", ghList...), gh("at verify", "verifies an artifact's attestation", ghList...),
-	gh("attestation trusted-root", "prints the trusted root", ghList...), gh("--version", "prints the version"), gh("version", "prints the version"),
-	gh("auth status", "shows authentication status (tokens masked)", Use("-a, --active", "active"),
-		Refuse(Secrets, "-t, --show-token", "prints the token")),
-	func() *Entry {
-		e := gh("api", "GETs a GitHub API path (no fields, no method)", Use("--paginate", "all pages"), Use("--slurp", "slurps pages"),
-			Use("-i, --include", "headers"), Use("--silent", "no body"), Use("--cache=DURATION", "cache"), Use("-p, --preview=NAMES", "previews"),
-			Use("-H, --header=KEY", "a request header"), Refuse(Network, "--hostname=HOST", "sends the request, and a token, to another host"),
-			Use("-X, --method=METHOD", "the method (judged: GET only)"),
-			Refuse(Writes, "-f, --raw-field=KEY", "fields make a POST"), Refuse(Writes, "-F, --field=KEY", "fields make a POST"),
-			Refuse(Writes, "--input=FILE", "sends a body"), Refuse(Secrets, "--verbose", "prints the request, with its headers"))
-		e.Check, e.Example, e.Operands = ghAPICheck, "gh api repos/o/r/pulls", Operands{Strings: true, Max: 1}
-		return e
-	}(),
+func ghEntries() []*Entry {
+	return []*Entry{
+		gh("pr list", "lists pull requests", ghList...), gh("pr view", "shows a pull request", ghView...),
+		gh("pr status", "shows pull request status", ghList...), gh("pr diff", "shows a pull request's diff", ghView...),
+		gh("pr checks", "shows pull request checks", ghView...),
+		gh("issue list", "lists issues", ghList...), gh("issue view", "shows an issue", ghView...), gh("issue status", "shows issue status", ghList...),
+		gh("run list", "lists workflow runs", ghList...), gh("run view", "shows a workflow run", ghView...),
+		gh("workflow list", "lists workflows", ghList...), gh("workflow view", "shows a workflow", ghView...),
+		gh("release list", "lists releases", ghList...), gh("release view", "shows a release", ghView...),
+		gh("repo view", "shows a repository", ghView...), gh("search repos", "searches repositories", ghList...),
+		gh("search issues", "searches issues", ghList...), gh("search prs", "searches pull requests", ghList...),
+		gh("search code", "searches code", ghList...), gh("search commits", "searches commits", ghList...),
+		gh("label list", "lists labels", ghList...), gh("status", "shows your status", ghList...),
+		gh("repo list", "lists repositories", ghList...), gh("gist list", "lists gists", ghList...), gh("gist view", "shows a gist", ghView...),
+		gh("cache list", "lists Actions caches", ghList...), gh("secret list", "lists secret names (not values)", ghList...),
+		gh("variable list", "lists Actions variables", ghList...), gh("variable get", "prints an Actions variable", ghList...),
+		gh("config get", "prints a gh setting", ghList...), gh("config list", "lists gh settings", ghList...),
+		gh("codespace list", "lists codespaces", ghList...), gh("codespace view", "shows a codespace", ghView...),
+		gh("cs list", "lists codespaces", ghList...), gh("cs view", "shows a codespace", ghView...),
+		gh("extension list", "lists extensions", ghList...), gh("extension search", "searches extensions", ghList...),
+		gh("ext list", "lists extensions", ghList...), gh("alias list", "lists aliases", ghList...),
+		gh("ssh-key list", "lists SSH keys", ghList...), gh("gpg-key list", "lists GPG keys", ghList...),
+		gh("project list", "lists projects", ghList...), gh("project view", "shows a project", ghView...),
+		gh("project field-list", "lists project fields", ghList...), gh("project item-list", "lists project items", ghList...),
+		gh("org list", "lists organisations", ghList...), gh("ruleset list", "lists rulesets", ghList...),
+		gh("ruleset view", "shows a ruleset", ghView...), gh("ruleset check", "checks rules for a branch", ghList...),
+		gh("rs list", "lists rulesets", ghList...), gh("rs view", "shows a ruleset", ghView...),
+		gh("run watch", "watches a run", ghView...), gh("codespace ports", "lists a codespace's ports", ghView...),
+		gh("release verify", "verifies a release's attestation", ghList...), gh("release verify-asset", "verifies an asset's attestation", ghList...),
+		gh("attestation verify", "verifies an artifact's attestation", ghList...), gh("at verify", "verifies an artifact's attestation", ghList...),
+		gh("attestation trusted-root", "prints the trusted root", ghList...), gh("--version", "prints the version"), gh("version", "prints the version"),
+		gh("auth status", "shows authentication status (tokens masked)", Use("-a, --active", "active"),
+			Refuse(Secrets, "-t, --show-token", "prints the token")),
+		func() *Entry {
+			e := gh("api", "GETs a GitHub API path (no fields, no method)", Use("--paginate", "all pages"), Use("--slurp", "slurps pages"),
+				Use("-i, --include", "headers"), Use("--silent", "no body"), Use("--cache=DURATION", "cache"), Use("-p, --preview=NAMES", "previews"),
+				Use("-H, --header=KEY", "a request header"), Refuse(Network, "--hostname=HOST", "sends the request, and a token, to another host"),
+				Use("-X, --method=METHOD", "the method (judged: GET only)"),
+				Refuse(Writes, "-f, --raw-field=KEY", "fields make a POST"), Refuse(Writes, "-F, --field=KEY", "fields make a POST"),
+				Refuse(Writes, "--input=FILE", "sends a body"), Refuse(Secrets, "--verbose", "prints the request, with its headers"))
+			e.Check, e.Example, e.Operands = ghAPICheck, "gh api repos/o/r/pulls", Operands{Strings: true, Max: 1}
+			return e
+		}(),
+	}
 }
 
 // Docker and Podman talk to a daemon through a socket that is root on
@@ -423,42 +426,41 @@ var kubeGet = []Flag{
 	Refuse(Unjudged, "--raw=URL", "a raw request, not judged"),
 }
 
-var kubeEntries = []*Entry{
-	kube("get pods", "lists objects (never secrets; -o yaml/json only for kinds without secrets)", kubeGet...),
-	kube("describe nodes", "describes objects of kinds without secrets", Use("-A, --all-namespaces", "all namespaces"), Use("-l, --selector=SELECTOR", "label selector"),
-		Use("--show-events", "events"), Use("--chunk-size=N", "chunks")),
-	kube("logs x", "prints a container's logs", Use("-c, --container=NAME", "container"), Refuse(Forever, "-f, --follow", "follows the log (never ends by itself)"),
-		Use("--since=TIME, --since-time=TIME", "since"), Use("--tail=N", "tail"), Use("--timestamps", "timestamps"), Use("-p, --previous", "previous"),
-		Use("-l, --selector=SELECTOR", "selector"), Use("--all-containers", "all containers"), Use("--prefix", "prefix"),
-		Use("--limit-bytes=N", "limit"), Use("--max-log-requests=N", "requests"), Use("--ignore-errors", "errors")),
-	kube("top pods", "prints resource use", Use("-A, --all-namespaces", "all namespaces"), Use("-l, --selector=SELECTOR", "selector"),
-		Use("--containers", "containers"), Use("--no-headers", "no header"), Use("--sort-by=FIELD", "sort"), Use("--sum", "sums")),
-	kube("version", "prints versions", Use("-o, --output=FORMAT", "yaml or json"), Use("--client", "client only")),
-	kube("api-resources", "lists resource kinds", Use("-o, --output=FORMAT", "wide or name"), Use("--namespaced[=BOOL]", "namespaced"),
-		Use("--api-group=GROUP", "group"), Use("--verbs=LIST", "verbs"), Use("--no-headers", "no header"), Use("--sort-by=FIELD", "sort"), Use("--cached", "cached")),
-	kube("api-versions", "lists API versions"),
-	kube("explain pods", "documents a kind", Use("--recursive", "recursive"), Use("--api-version=VERSION", "version"), Use("-o, --output=FORMAT", "plaintext")),
-	kube("cluster-info", "prints cluster endpoints"),
-	kube("auth can-i get pods", "checks a permission", Use("-A, --all-namespaces", "all namespaces"), Use("--list", "lists"), Use("-q, --quiet", "quiet"),
-		Use("--no-headers", "no header"), Use("--subresource=NAME", "subresource")),
-	kube("rollout status deploy/x", "prints rollout status", Use("-w, --watch", "watches"), Use("--timeout=TIME", "timeout"), Use("--revision=N", "revision")),
-	kube("rollout history deploy/x", "prints rollout history", Use("--revision=N", "revision")),
-	kube("config get-contexts", "lists contexts", Use("-o, --output=FORMAT", "name"), Use("--no-headers", "no header")),
-	kube("config current-context", "prints the current context"),
-	kube("config get-clusters", "lists clusters"),
-	kube("config view", "prints the kubeconfig with credentials redacted (not --raw or --flatten)", Use("--minify", "current context only"),
-		Use("-o, --output=FORMAT", "yaml or json"), Refuse(Secrets, "--raw", "prints credentials"), Refuse(Secrets, "--flatten", "embeds certificates and keys")),
-	kube("config get-users", "lists users"),
-	kube("wait", "waits for a condition", Use("--for=CONDITION", "condition"), Use("--timeout=TIME", "timeout"), Use("-A, --all-namespaces", "all namespaces"),
-		Use("-l, --selector=SELECTOR", "selector"), Use("--all", "all")),
-	kube("auth whoami", "prints the user", Use("-o, --output=FORMAT", "yaml or json")),
-	kube("plugin list", "lists plugins on PATH", Use("--name-only", "names")),
-	kube("completion bash", "prints a completion script"),
-}
-
-func init() {
+func kubeEntries() []*Entry {
+	entries := []*Entry{
+		kube("get pods", "lists objects (never secrets; -o yaml/json only for kinds without secrets)", kubeGet...),
+		kube("describe nodes", "describes objects of kinds without secrets", Use("-A, --all-namespaces", "all namespaces"), Use("-l, --selector=SELECTOR", "label selector"),
+			Use("--show-events", "events"), Use("--chunk-size=N", "chunks")),
+		kube("logs x", "prints a container's logs", Use("-c, --container=NAME", "container"), Refuse(Forever, "-f, --follow", "follows the log (never ends by itself)"),
+			Use("--since=TIME, --since-time=TIME", "since"), Use("--tail=N", "tail"), Use("--timestamps", "timestamps"), Use("-p, --previous", "previous"),
+			Use("-l, --selector=SELECTOR", "selector"), Use("--all-containers", "all containers"), Use("--prefix", "prefix"),
+			Use("--limit-bytes=N", "limit"), Use("--max-log-requests=N", "requests"), Use("--ignore-errors", "errors")),
+		kube("top pods", "prints resource use", Use("-A, --all-namespaces", "all namespaces"), Use("-l, --selector=SELECTOR", "selector"),
+			Use("--containers", "containers"), Use("--no-headers", "no header"), Use("--sort-by=FIELD", "sort"), Use("--sum", "sums")),
+		kube("version", "prints versions", Use("-o, --output=FORMAT", "yaml or json"), Use("--client", "client only")),
+		kube("api-resources", "lists resource kinds", Use("-o, --output=FORMAT", "wide or name"), Use("--namespaced[=BOOL]", "namespaced"),
+			Use("--api-group=GROUP", "group"), Use("--verbs=LIST", "verbs"), Use("--no-headers", "no header"), Use("--sort-by=FIELD", "sort"), Use("--cached", "cached")),
+		kube("api-versions", "lists API versions"),
+		kube("explain pods", "documents a kind", Use("--recursive", "recursive"), Use("--api-version=VERSION", "version"), Use("-o, --output=FORMAT", "plaintext")),
+		kube("cluster-info", "prints cluster endpoints"),
+		kube("auth can-i get pods", "checks a permission", Use("-A, --all-namespaces", "all namespaces"), Use("--list", "lists"), Use("-q, --quiet", "quiet"),
+			Use("--no-headers", "no header"), Use("--subresource=NAME", "subresource")),
+		kube("rollout status deploy/x", "prints rollout status", Use("-w, --watch", "watches"), Use("--timeout=TIME", "timeout"), Use("--revision=N", "revision")),
+		kube("rollout history deploy/x", "prints rollout history", Use("--revision=N", "revision")),
+		kube("config get-contexts", "lists contexts", Use("-o, --output=FORMAT", "name"), Use("--no-headers", "no header")),
+		kube("config current-context", "prints the current context"),
+		kube("config get-clusters", "lists clusters"),
+		kube("config view", "prints the kubeconfig with credentials redacted (not --raw or --flatten)", Use("--minify", "current context only"),
+			Use("-o, --output=FORMAT", "yaml or json"), Refuse(Secrets, "--raw", "prints credentials"), Refuse(Secrets, "--flatten", "embeds certificates and keys")),
+		kube("config get-users", "lists users"),
+		kube("wait", "waits for a condition", Use("--for=CONDITION", "condition"), Use("--timeout=TIME", "timeout"), Use("-A, --all-namespaces", "all namespaces"),
+			Use("-l, --selector=SELECTOR", "selector"), Use("--all", "all")),
+		kube("auth whoami", "prints the user", Use("-o, --output=FORMAT", "yaml or json")),
+		kube("plugin list", "lists plugins on PATH", Use("--name-only", "names")),
+		kube("completion bash", "prints a completion script"),
+	}
 	// Entries name their example's operands after the words: strip them.
-	for _, e := range kubeEntries {
+	for _, e := range entries {
 		switch e.Words[1] {
 		case "get", "describe", "logs", "top", "explain":
 			e.Words = e.Words[:2]
@@ -470,6 +472,7 @@ func init() {
 			e.Words = e.Words[:3]
 		}
 	}
+	return entries
 }
 
 // secretKeyCheck refuses configuration keys that may hold a credential.
@@ -508,7 +511,7 @@ var npmCommon = []Flag{
 	Refuse(Unjudged, "--userconfig=FILE, --globalconfig=FILE", "reads another configuration"),
 }
 
-var npmEntries = func() []*Entry {
+func npmEntries() []*Entry {
 	var out []*Entry
 	for _, w := range []string{"ls", "list", "ll", "la", "view", "show", "info", "v", "outdated", "search", "s", "se", "find", "explain", "why",
 		"fund", "root", "prefix", "ping", "--version", "-v", "config list", "config ls", "c list", "config get", "get", "bin", "owner ls",
@@ -541,7 +544,7 @@ var npmEntries = func() []*Entry {
 		return nil
 	}
 	return out
-}()
+}
 
 var pipCommon = []Flag{
 	Use("-v, --verbose", "verbose"), Use("-q, --quiet", "quiet"), Use("--disable-pip-version-check", "no check"),
@@ -557,7 +560,7 @@ var pipCommon = []Flag{
 	Refuse(Unjudged, "--cert=FILE, --client-cert=FILE", "TLS files"),
 }
 
-var pipEntries = func() []*Entry {
+func pipEntries() []*Entry {
 	var out []*Entry
 	uvVersion := pm("pip", "uv version", "prints the project version (an operand or --bump sets it)", Use("--short", "short"),
 		Use("--output-format=FORMAT", "format"), Use("--offline, --no-cache, -n", "no network or cache"),
@@ -581,7 +584,7 @@ var pipEntries = func() []*Entry {
 		}, pipCommon...)...))
 	}
 	return out
-}()
+}
 
 var goCommon = []Flag{
 	Use("-json", "JSON"), Use("-m", "modules"), Use("-f FORMAT", "format"), Use("-e", "errors"), Use("-deps", "dependencies"),
@@ -633,97 +636,98 @@ var cargoCommon = []Flag{
 	Refuse(Runs, "-Z FLAG", "unstable flags"),
 }
 
-var cargoEntries = func() []*Entry {
+func cargoEntries() []*Entry {
 	var out []*Entry
 	for _, w := range []string{"metadata", "tree", "search", "info", "locate-project", "pkgid", "--version", "-V", "version", "read-manifest", "verify-project"} {
 		out = append(out, pm("cargo", "cargo "+w, "cargo metadata ("+w+")", cargoCommon...))
 	}
 	return out
-}()
-
-var packs = []*Pack{
-	{Name: "gh", Entries: ghEntries,
-		Note: "GitHub CLI listing and viewing commands and GET-only gh api; they send your GitHub token to GitHub and print what it returns",
-		Hazards: []Hazard{
-			{Env: "GH_CONFIG_DIR", Why: "gh reads its configuration (aliases, pager) from another directory"},
-			{Env: "GH_PAGER", Why: "gh runs this pager program"},
-			{Env: "GH_HOST", Why: "gh talks to another host"},
-		}},
-	{Name: "docker", Entries: slices.Concat(dockerLike("docker"), dockerLike("podman")),
-		Note: "docker and podman listing commands; the daemon socket is root on the host, and these only ask it to report",
-		Hazards: []Hazard{
-			{Env: "DOCKER_HOST", Why: "docker talks to another daemon (ssh:// runs ssh)"},
-			{Env: "DOCKER_CONTEXT", Why: "docker talks to the daemon of another context"},
-			{Env: "DOCKER_CONFIG", Why: "docker reads another client configuration"},
-			{Env: "CONTAINER_HOST", Why: "podman talks to another service"},
-			{Env: "CONTAINER_CONNECTION", Why: "podman talks to another service"},
-			{File: "~/.docker/config.json", Contains: []string{`"currentContext"`}, Why: "the docker configuration selects another context"},
-		}},
-	{Name: "kubectl", Entries: kubeEntries,
-		Note: "kubectl reads of cluster state, never secrets; a kubeconfig can name programs (exec plugins) kubectl runs to log in",
-		Hazards: []Hazard{
-			{Env: "KUBECONFIG", Why: "kubectl reads another kubeconfig"},
-			{File: "~/.kube/config", Contains: []string{"exec:", "auth-provider:"}, Why: "the kubeconfig runs a credential plugin program"},
-		}},
-	{Name: "npm", Entries: npmEntries,
-		Note: "npm listing and registry metadata; npm runs no package scripts for these, but its configuration can name programs and registries",
-		Hazards: []Hazard{
-			{File: ".npmrc", Why: "a project .npmrc can set the registry and programs npm runs (script-shell, git, node-options)"},
-			{File: ".yarnrc.yml", Why: "a project .yarnrc.yml can name a yarn release (yarnPath), which yarn runs"},
-			{File: ".yarnrc", Why: "a project .yarnrc can name a yarn release (yarn-path), which yarn runs"},
-			{File: ".pnpmfile.cjs", Why: "pnpm runs the hooks of a project .pnpmfile.cjs"},
-			{File: "package.json", Contains: []string{`"packageManager"`}, Why: "corepack downloads and runs the package manager release package.json names"},
-			{Env: "NPM_CONFIG_USERCONFIG", Why: "npm reads another configuration"},
-			{Env: "NODE_OPTIONS", Why: "node runs with extra options, which can load code"},
-		}},
-	{Name: "pip", Entries: pipEntries,
-		Note: "pip listing and index metadata; pip is Python, which runs .pth files and sitecustomize of its site-packages at start",
-		Hazards: []Hazard{
-			{Env: "PYTHONPATH", Why: "Python loads modules from other directories"},
-			{Env: "PYTHONSTARTUP", Why: "Python runs a startup file"},
-			{Env: "PIP_CONFIG_FILE", Why: "pip reads another configuration"},
-			{File: "pip.conf", Why: "a project pip.conf can set the index and options"},
-			{File: "pyvenv.cfg", Why: "a virtual environment in the project: its site-packages (writable by the agent) can hold .pth files Python runs"},
-			{File: "uv.toml", Why: "a project uv.toml can set indexes and the interpreter"},
-			{Env: "UV_CONFIG_FILE", Why: "uv reads another configuration"},
-		}},
-	{Name: "go", Entries: goEntries,
-		Note: "go list, version, env, doc and mod graph/why; no build, but the go command may download modules and toolchains",
-		Hazards: []Hazard{
-			{File: "go.mod", Contains: []string{"toolchain"}, Why: "go.mod names a toolchain, which go downloads and runs"},
-			{File: "go.work", Why: "go.work changes the modules used (and can name a toolchain)"},
-			{Env: "GOFLAGS", Why: "GOFLAGS can add -toolexec and other flags"},
-			{Env: "GOTOOLCHAIN", Why: "selects a toolchain to download and run"},
-			{Env: "GOENV", Why: "go reads another settings file"},
-			{File: "~/.config/go/env", Contains: []string{"GOFLAGS", "GOTOOLCHAIN", "GOPROXY"}, Why: "the go settings file adds flags or changes where modules come from"},
-		}},
-	{Name: "cargo", Entries: cargoEntries,
-		Note: "cargo metadata, tree and registry queries; cargo metadata runs rustc -vV, and rustup picks the toolchain from the project",
-		Hazards: []Hazard{
-			{File: ".cargo/config.toml", Why: "cargo configuration can set build.rustc, rustc-wrapper and runners (programs cargo runs)"},
-			{File: ".cargo/config", Why: "cargo configuration can set build.rustc, rustc-wrapper and runners (programs cargo runs)"},
-			{File: "rust-toolchain.toml", Why: "rustup runs the toolchain the project names (a path can name any program)"},
-			{File: "rust-toolchain", Why: "rustup runs the toolchain the project names"},
-			{Env: "RUSTC", Why: "cargo runs this rustc"}, {Env: "RUSTC_WRAPPER", Why: "cargo runs this wrapper"},
-			{Env: "RUSTC_WORKSPACE_WRAPPER", Why: "cargo runs this wrapper"}, {Env: "CARGO_BUILD_RUSTC", Why: "cargo runs this rustc"},
-			{Env: "CARGO_BUILD_RUSTC_WRAPPER", Why: "cargo runs this wrapper"}, {Env: "RUSTUP_TOOLCHAIN", Why: "rustup runs another toolchain"},
-		}},
 }
 
-func init() {
-	globals["docker"], globals["podman"], globals["kubectl"], globals["gh"] = dockerGlobals, podmanGlobals, kubeGlobals, ghGlobals
-	globals["docker compose"], globals["podman compose"] = composeGlobals, composeGlobals
-	for _, p := range packs {
+// packs are built when first asked for: they are off by default, and
+// building them (thousands of flags, each subcommand its own entry) was
+// a third of every call's start-up.
+var packs = sync.OnceValue(func() []*Pack {
+	ps := []*Pack{
+		{Name: "gh", Entries: ghEntries(),
+			Note: "GitHub CLI listing and viewing commands and GET-only gh api; they send your GitHub token to GitHub and print what it returns",
+			Hazards: []Hazard{
+				{Env: "GH_CONFIG_DIR", Why: "gh reads its configuration (aliases, pager) from another directory"},
+				{Env: "GH_PAGER", Why: "gh runs this pager program"},
+				{Env: "GH_HOST", Why: "gh talks to another host"},
+			}},
+		{Name: "docker", Entries: slices.Concat(dockerLike("docker"), dockerLike("podman")),
+			Note: "docker and podman listing commands; the daemon socket is root on the host, and these only ask it to report",
+			Hazards: []Hazard{
+				{Env: "DOCKER_HOST", Why: "docker talks to another daemon (ssh:// runs ssh)"},
+				{Env: "DOCKER_CONTEXT", Why: "docker talks to the daemon of another context"},
+				{Env: "DOCKER_CONFIG", Why: "docker reads another client configuration"},
+				{Env: "CONTAINER_HOST", Why: "podman talks to another service"},
+				{Env: "CONTAINER_CONNECTION", Why: "podman talks to another service"},
+				{File: "~/.docker/config.json", Contains: []string{`"currentContext"`}, Why: "the docker configuration selects another context"},
+			}},
+		{Name: "kubectl", Entries: kubeEntries(),
+			Note: "kubectl reads of cluster state, never secrets; a kubeconfig can name programs (exec plugins) kubectl runs to log in",
+			Hazards: []Hazard{
+				{Env: "KUBECONFIG", Why: "kubectl reads another kubeconfig"},
+				{File: "~/.kube/config", Contains: []string{"exec:", "auth-provider:"}, Why: "the kubeconfig runs a credential plugin program"},
+			}},
+		{Name: "npm", Entries: npmEntries(),
+			Note: "npm listing and registry metadata; npm runs no package scripts for these, but its configuration can name programs and registries",
+			Hazards: []Hazard{
+				{File: ".npmrc", Why: "a project .npmrc can set the registry and programs npm runs (script-shell, git, node-options)"},
+				{File: ".yarnrc.yml", Why: "a project .yarnrc.yml can name a yarn release (yarnPath), which yarn runs"},
+				{File: ".yarnrc", Why: "a project .yarnrc can name a yarn release (yarn-path), which yarn runs"},
+				{File: ".pnpmfile.cjs", Why: "pnpm runs the hooks of a project .pnpmfile.cjs"},
+				{File: "package.json", Contains: []string{`"packageManager"`}, Why: "corepack downloads and runs the package manager release package.json names"},
+				{Env: "NPM_CONFIG_USERCONFIG", Why: "npm reads another configuration"},
+				{Env: "NODE_OPTIONS", Why: "node runs with extra options, which can load code"},
+			}},
+		{Name: "pip", Entries: pipEntries(),
+			Note: "pip listing and index metadata; pip is Python, which runs .pth files and sitecustomize of its site-packages at start",
+			Hazards: []Hazard{
+				{Env: "PYTHONPATH", Why: "Python loads modules from other directories"},
+				{Env: "PYTHONSTARTUP", Why: "Python runs a startup file"},
+				{Env: "PIP_CONFIG_FILE", Why: "pip reads another configuration"},
+				{File: "pip.conf", Why: "a project pip.conf can set the index and options"},
+				{File: "pyvenv.cfg", Why: "a virtual environment in the project: its site-packages (writable by the agent) can hold .pth files Python runs"},
+				{File: "uv.toml", Why: "a project uv.toml can set indexes and the interpreter"},
+				{Env: "UV_CONFIG_FILE", Why: "uv reads another configuration"},
+			}},
+		{Name: "go", Entries: goEntries,
+			Note: "go list, version, env, doc and mod graph/why; no build, but the go command may download modules and toolchains",
+			Hazards: []Hazard{
+				{File: "go.mod", Contains: []string{"toolchain"}, Why: "go.mod names a toolchain, which go downloads and runs"},
+				{File: "go.work", Why: "go.work changes the modules used (and can name a toolchain)"},
+				{Env: "GOFLAGS", Why: "GOFLAGS can add -toolexec and other flags"},
+				{Env: "GOTOOLCHAIN", Why: "selects a toolchain to download and run"},
+				{Env: "GOENV", Why: "go reads another settings file"},
+				{File: "~/.config/go/env", Contains: []string{"GOFLAGS", "GOTOOLCHAIN", "GOPROXY"}, Why: "the go settings file adds flags or changes where modules come from"},
+			}},
+		{Name: "cargo", Entries: cargoEntries(),
+			Note: "cargo metadata, tree and registry queries; cargo metadata runs rustc -vV, and rustup picks the toolchain from the project",
+			Hazards: []Hazard{
+				{File: ".cargo/config.toml", Why: "cargo configuration can set build.rustc, rustc-wrapper and runners (programs cargo runs)"},
+				{File: ".cargo/config", Why: "cargo configuration can set build.rustc, rustc-wrapper and runners (programs cargo runs)"},
+				{File: "rust-toolchain.toml", Why: "rustup runs the toolchain the project names (a path can name any program)"},
+				{File: "rust-toolchain", Why: "rustup runs the toolchain the project names"},
+				{Env: "RUSTC", Why: "cargo runs this rustc"}, {Env: "RUSTC_WRAPPER", Why: "cargo runs this wrapper"},
+				{Env: "RUSTC_WORKSPACE_WRAPPER", Why: "cargo runs this wrapper"}, {Env: "CARGO_BUILD_RUSTC", Why: "cargo runs this rustc"},
+				{Env: "CARGO_BUILD_RUSTC_WRAPPER", Why: "cargo runs this wrapper"}, {Env: "RUSTUP_TOOLCHAIN", Why: "rustup runs another toolchain"},
+			}},
+	}
+	for _, p := range ps {
 		for _, e := range p.Entries {
 			e.Pack, e.Sandbox = p.Name, PackSandbox
 		}
 	}
-}
+	return ps
+})
 
 // PackNames lists the opt-in packs, sorted.
 func PackNames() []string {
 	var out []string
-	for _, p := range packs {
+	for _, p := range packs() {
 		out = append(out, p.Name)
 	}
 	sort.Strings(out)
@@ -732,7 +736,7 @@ func PackNames() []string {
 
 // LookupPack returns the named pack.
 func LookupPack(name string) (*Pack, bool) {
-	for _, p := range packs {
+	for _, p := range packs() {
 		if p.Name == name {
 			return p, true
 		}

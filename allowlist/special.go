@@ -307,7 +307,7 @@ var sedEntry = &Entry{Words: []string{"sed"}, Note: "prints lines selected or ch
 		Use("-e, --expression=PATTERN", "a script (parsed: only printing commands)"),
 		Use("-E, -r, --regexp-extended", "extended regexps"), Use("-s, --separate", "files apart"),
 		Use("-l, --line-length=N", "l wrap length"), Use("--posix", "POSIX only"), Use("-u, --unbuffered", "unbuffered"),
-		Use("-z, --null-data", "NUL lines"), Use("--sandbox", "refuses e, r and w"), help, version,
+		Use("-z, --null-data", "NUL lines"), Use("--sandbox", "refuses e, r and w"), help(), version(),
 		Refuse(Writes, "-i, --in-place[=SUFFIX]", "edits files in place"),
 		Refuse(Writes, "-I", "BSD: edits files in place"),
 		Refuse(Unjudged, "-f, --file=FILE", "reads the script from a file, which is not judged"),
@@ -331,7 +331,7 @@ var dateEntry = &Entry{Words: []string{"date"}, Note: "prints the date (+FORMAT 
 		Use("-f, --file=FILE", "reads dates from FILE"), Use("-I[=FORMAT], --iso-8601[=FORMAT]", "ISO 8601"),
 		Use("--resolution", "resolution"), Use("-R, --rfc-email", "RFC 5322"), Use("--rfc-3339=FORMAT", "RFC 3339"),
 		Use("-r, --reference=FILE", "modification time of FILE (BSD -r takes seconds: judged as a path either way)"),
-		Use("-u, --utc, --universal", "UTC"), help, version,
+		Use("-u, --utc, --universal", "UTC"), help(), version(),
 		Refuse(Writes, "-s, --set=STRING", "sets the clock"),
 		Refuse(Writes, "-n", "BSD: sets the clock without timed"),
 		Refuse(Unjudged, "-j", "BSD: parses a date, which with other flags may set the clock"),
@@ -467,10 +467,10 @@ var sysEntries = []*Entry{
 	{Words: []string{"id"}, Note: "prints user and group ids", Example: "id", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-a", "ignored"), Use("-Z, --context", "security context"), Use("-g, --group", "group"), Use("-G, --groups", "groups"),
 		Use("-n, --name", "names"), Use("-r, --real", "real ids"), Use("-u, --user", "user"), Use("-z, --zero", "NUL"),
-		Use("-p", "BSD: human readable"), Use("-P", "BSD: passwd line (no password hash)"), help, version,
+		Use("-p", "BSD: human readable"), Use("-P", "BSD: passwd line (no password hash)"), help(), version(),
 	}},
-	{Words: []string{"groups"}, Note: "prints group names", Example: "groups", Operands: Operands{Strings: true}, Flags: []Flag{help, version}},
-	{Words: []string{"whoami"}, Note: "prints the user name", Example: "whoami", Operands: Operands{None: true}, Flags: []Flag{help, version}},
+	{Words: []string{"groups"}, Note: "prints group names", Example: "groups", Operands: Operands{Strings: true}, Flags: []Flag{help(), version()}},
+	{Words: []string{"whoami"}, Note: "prints the user name", Example: "whoami", Operands: Operands{None: true}, Flags: []Flag{help(), version()}},
 	{Words: []string{"hostname"}, Note: "prints the host name (an operand sets it)", Example: "hostname", Operands: Operands{None: true}, Flags: []Flag{
 		Use("-a, --alias", "aliases"), Use("-A, --all-fqdns", "all FQDNs"), Use("-d, --domain", "DNS domain"),
 		Use("-f, --fqdn, --long", "FQDN"), Use("-i, --ip-address", "addresses"), Use("-I, --all-ip-addresses", "all addresses"),
@@ -481,7 +481,7 @@ var sysEntries = []*Entry{
 	{Words: []string{"uname"}, Note: "prints system information", Example: "uname -a", Operands: Operands{None: true}, Flags: []Flag{
 		Use("-a, --all", "all"), Use("-s, --kernel-name", "kernel"), Use("-n, --nodename", "node"), Use("-r, --kernel-release", "release"),
 		Use("-v, --kernel-version", "version"), Use("-m, --machine", "machine"), Use("-p, --processor", "processor"),
-		Use("-i, --hardware-platform", "platform"), Use("-o, --operating-system", "system"), help, version,
+		Use("-i, --hardware-platform", "platform"), Use("-o, --operating-system", "system"), help(), version(),
 	}},
 	{Words: []string{"uptime"}, Note: "prints how long the system has run", Example: "uptime", Operands: Operands{None: true}, Flags: []Flag{
 		Use("-p, --pretty", "pretty"), Use("-s, --since", "since"), Use("-r, --raw", "raw numbers"), Use("-c, --container", "container uptime"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
@@ -492,7 +492,7 @@ var sysEntries = []*Entry{
 		Use("--no-sync", "no sync"), Use("--output[=LIST]", "columns"), Use("-P, --portability", "POSIX"),
 		Use("--sync", "syncs first"), Use("--total", "total"), Use("-t, --type=TYPE", "by type"), Use("-T, --print-type", "types"),
 		Use("-x, --exclude-type=TYPE", "excludes type"), Use("-v", "ignored"), Use("-m", "BSD: MiB"), Use("-g", "BSD: GiB"),
-		help, version,
+		help(), version(),
 	}},
 	{Words: []string{"free"}, Note: "prints memory usage", Example: "free -h", Operands: Operands{None: true}, Flags: []Flag{
 		Use("-b, --bytes", "bytes"), Use("--kilo", "kB"), Use("--mega", "MB"), Use("--giga", "GB"), Use("--tera", "TB"),
@@ -535,7 +535,7 @@ var sysEntries = []*Entry{
 	{Words: []string{"ncal"}, Note: "prints a calendar", Example: "ncal", Operands: Operands{Strings: true, Max: 3}, Flags: calFlags},
 	{Words: []string{"who"}, Note: "lists logged-in users", Example: "who", Operands: Operands{Strings: true, Max: 2}, Flags: []Flag{
 		Use("-a, --all, -b, --boot, -d, --dead, -H, --heading, --ips, -l, --login, --lookup, -m, -p, --process, -q, --count, -r, --runlevel, -s, --short, -t, --time, -T, -w, --mesg, --message, --writable, -u, --users", "what to list"),
-		help, version,
+		help(), version(),
 	}},
 	{Words: []string{"w"}, Note: "lists logged-in users and what they run", Example: "w", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-h, --no-header, -u, --no-current, -s, --short, -f, --from, -o, --old-style, -i, --ip-addr, -p, --pids", "output"),
@@ -549,19 +549,19 @@ var sysEntries = []*Entry{
 	{Words: []string{"zcat"}, Note: "prints decompressed files", Example: "zcat f.gz", Flags: []Flag{
 		Use("-f, --force", "also uncompressed input"), Use("-l, --list", "lists"), Use("-q, --quiet", "quiet"), Use("-r, --recursive", "recursive"),
 		Use("-S, --suffix=STRING", "suffix"), Use("--synchronous", "synchronous"), Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"),
-		help, version,
+		help(), version(),
 	}},
 	{Words: []string{"nproc"}, Note: "prints the number of CPUs", Example: "nproc", Operands: Operands{None: true}, Flags: []Flag{
-		Use("--all", "all CPUs"), Use("--ignore=N", "ignores N"), help, version,
+		Use("--all", "all CPUs"), Use("--ignore=N", "ignores N"), help(), version(),
 	}},
-	{Words: []string{"arch"}, Note: "prints the machine architecture", Example: "arch", Operands: Operands{None: true}, Flags: []Flag{help, version}},
+	{Words: []string{"arch"}, Note: "prints the machine architecture", Example: "arch", Operands: Operands{None: true}, Flags: []Flag{help(), version()}},
 	{Words: []string{"locale"}, Note: "prints locale settings", Example: "locale", Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-a, --all-locales", "locales"), Use("-m, --charmaps", "charmaps"), Use("-c, --category-name", "categories"),
 		Use("-k, --keyword-name", "keywords"), Use("-v, --verbose", "verbose"), Use("-?, --help", "prints help"),
 		Use("--usage", "usage"), Use("-V, --version", "prints the version"),
 	}},
 	{Words: []string{"tty"}, Note: "prints the terminal name", Example: "tty", Operands: Operands{None: true}, Flags: []Flag{
-		Use("-s, --silent, --quiet", "status only"), help, version,
+		Use("-s, --silent, --quiet", "status only"), help(), version(),
 	}},
 }
 
@@ -577,7 +577,7 @@ var xargsEntry = &Entry{Words: []string{"xargs"}, Note: "runs a read-only catalo
 		Use("-I PATTERN", "puts each word in place of this string"), Use("-i[=PATTERN], --replace[=PATTERN]", "puts each word in place of {}"),
 		Use("-L N, --max-lines=N", "lines per command"), Use("-l[=N]", "lines per command"), Use("-n, --max-args=N", "words per command"),
 		Use("-P, --max-procs=N", "parallel runs"), Use("-r, --no-run-if-empty", "no run without input"), Use("-s, --max-chars=N", "line length"),
-		Use("--show-limits", "limits"), Use("-t, --verbose", "prints commands"), Use("-x, --exit", "exits on long lines"), help, version,
+		Use("--show-limits", "limits"), Use("-t, --verbose", "prints commands"), Use("-x, --exit", "exits on long lines"), help(), version(),
 		Refuse(Unjudged, "-o, --open-tty", "gives the command the terminal"), Refuse(Unjudged, "-p, --interactive", "asks on the terminal"),
 		Refuse(Unjudged, "--process-slot-var=NAME", "sets an environment variable of the command"),
 	}}

@@ -7,11 +7,13 @@ import "strings"
 // table was checked flag by flag against the program's --help and manual;
 // where BSD differs, the stricter reading is kept (noted per flag).
 
-var (
-	help    = Use("--help", "prints help")
-	version = Use("--version", "prints the version")
-	zero    = Use("-z, --zero-terminated", "lines end with NUL")
-)
+// help, version and zero are flags many entries share. They are
+// functions, not variables: the compiler lays out a literal that calls
+// one in the binary, where one that copies a variable is built at
+// start-up.
+func help() Flag    { return Use("--help", "prints help") }
+func version() Flag { return Use("--version", "prints the version") }
+func zero() Flag    { return Use("-z, --zero-terminated", "lines end with NUL") }
 
 var textEntries = []*Entry{
 	{Words: []string{"ls"}, Note: "lists directories", Example: "ls d", NamesOnly: true, Flags: []Flag{
@@ -40,34 +42,34 @@ var textEntries = []*Entry{
 		Use("-t", "sorts by time"), Use("-T, --tabsize=COLS", "tab size (BSD -T takes no value: the next word is then judged as a path either way)"),
 		Use("-u", "access time"), Use("-U", "no sorting"), Use("-v", "version sort"), Use("-w, --width=COLS", "width"),
 		Use("-x", "rows"), Use("-X", "sorts by extension"), Use("-Z, --context", "SELinux context"), Use("--zero", "NUL ends lines"),
-		Use("-1", "one per line"), help, version,
+		Use("-1", "one per line"), help(), version(),
 	}},
 	{Words: []string{"cat"}, Note: "prints files", Example: "cat f", Flags: []Flag{
 		Use("-A, --show-all", "shows non-printing"), Use("-b, --number-nonblank", "numbers non-blank lines"),
 		Use("-e", "-vE"), Use("-E, --show-ends", "shows $ at ends"), Use("-n, --number", "numbers lines"),
 		Use("-s, --squeeze-blank", "squeezes blank lines"), Use("-t", "-vT"), Use("-T, --show-tabs", "shows tabs"),
-		Use("-u", "ignored"), Use("-v, --show-nonprinting", "shows non-printing"), help, version,
+		Use("-u", "ignored"), Use("-v, --show-nonprinting", "shows non-printing"), help(), version(),
 	}},
 	{Words: []string{"head"}, Note: "prints the start of files", Example: "head f", Numeric: true, Flags: []Flag{
 		Use("-c, --bytes=NUM", "bytes"), Use("-n, --lines=NUM", "lines"), Use("-q, --quiet, --silent", "no headers"),
-		Use("-v, --verbose", "headers"), zero, help, version,
+		Use("-v, --verbose", "headers"), zero(), help(), version(),
 	}},
 	{Words: []string{"tail"}, Note: "prints the end of files", Example: "tail f", Numeric: true, Flags: []Flag{
 		Use("-c, --bytes=NUM", "bytes"), Refuse(Forever, "-f, --follow[=HOW]", "follows growth (never ends by itself)"),
 		Refuse(Forever, "-F", "follows by name (never ends by itself)"), Use("-n, --lines=NUM", "lines"), Use("--max-unchanged-stats=N", "reopen check"),
 		Use("--pid=PID", "stops following when PID dies"), Use("-q, --quiet, --silent", "no headers"),
 		Use("--retry", "retries"), Use("-s, --sleep-interval=N", "sleep"), Use("-v, --verbose", "headers"),
-		zero, help, version,
+		zero(), help(), version(),
 	}},
 	{Words: []string{"wc"}, Note: "counts lines, words and bytes", Example: "wc f", Flags: []Flag{
 		Use("-c, --bytes", "bytes"), Use("-m, --chars", "characters"), Use("-l, --lines", "lines"),
 		Use("--files0-from=FILE", "reads the list of files from FILE"), Use("-L, --max-line-length", "longest line"),
-		Use("-w, --words", "words"), Use("--total=WHEN", "total line"), help, version,
+		Use("-w, --words", "words"), Use("--total=WHEN", "total line"), help(), version(),
 	}},
 	{Words: []string{"stat"}, Note: "prints file metadata", Example: "stat f", Flags: []Flag{
 		Use("-L, --dereference", "follows links"), Use("-f, --file-system", "file system status (BSD -f takes a format: the next word is then judged as a path either way)"),
 		Use("--cached=MODE", "cache use"), Use("-c, --format=FORMAT", "format"), Use("--printf=FORMAT", "format"),
-		Use("-t, --terse", "terse"), help, version,
+		Use("-t, --terse", "terse"), help(), version(),
 	}},
 	{Words: []string{"file"}, Note: "guesses file types", Example: "file f", Flags: []Flag{
 		Use("-b, --brief", "no file names"), Use("-c, --checking-printout", "prints the parsed magic file"),
@@ -80,7 +82,7 @@ var textEntries = []*Entry{
 		Use("-m, --magic-file=FILE", "reads another magic file"), Use("-N, --no-pad", "no padding"),
 		Use("-n, --no-buffer", "flushes output"), Use("-P, --parameter=NAME", "a limit (name=value)"),
 		Use("-r, --raw", "raw output"), Use("-s, --special-files", "reads block and character devices (their paths are judged)"),
-		Use("-0, --print0", "NUL after names"), Use("--apple", "Apple creator/type"), help, Use("-v, --version", "prints the version"),
+		Use("-0, --print0", "NUL after names"), Use("--apple", "Apple creator/type"), help(), Use("-v, --version", "prints the version"),
 		Refuse(Writes, "-C, --compile", "compiles a magic file, writing it"),
 		Refuse(Writes, "-p, --preserve-date", "restores the access time of the files it reads"),
 		Refuse(Runs, "-z, --uncompress", "runs decompression programs on the files"),
@@ -105,7 +107,7 @@ var textEntries = []*Entry{
 		Use("--debug", "annotates"), Use("--files0-from=FILE", "reads the list of files from FILE"),
 		Use("-k, --key=KEYDEF", "sort key"), Use("-m, --merge", "merges sorted files"), Use("-s, --stable", "stable"),
 		Use("-S, --buffer-size=SIZE", "memory buffer"), Use("-t, --field-separator=SEP", "field separator"),
-		Use("--parallel=N", "threads"), Use("-u, --unique", "unique"), zero, help, version,
+		Use("--parallel=N", "threads"), Use("-u, --unique", "unique"), zero(), help(), version(),
 		Refuse(Writes, "-o, --output=FILE", "writes the result to a file"),
 		Refuse(Runs, "--compress-program=PROG", "runs a compression program"),
 		Use("-T, --temporary-directory=DIR", "where its temporary files go (sort makes them in $TMPDIR anyway, with names of its own)"),
@@ -115,12 +117,12 @@ var textEntries = []*Entry{
 			Use("-c, --count", "counts"), Use("-d, --repeated", "duplicates only"), Use("-D", "all duplicates"),
 			Use("--all-repeated[=METHOD]", "all duplicates"), Use("-f, --skip-fields=N", "skips fields"),
 			Use("--group[=METHOD]", "groups"), Use("-i, --ignore-case", "folds case"), Use("-s, --skip-chars=N", "skips characters"),
-			Use("-u, --unique", "unique only"), zero, Use("-w, --check-chars=N", "compares N characters"), help, version,
+			Use("-u, --unique", "unique only"), zero(), Use("-w, --check-chars=N", "compares N characters"), help(), version(),
 		}},
 	{Words: []string{"cut"}, Note: "selects fields of lines", Example: "cut -f1 f", Flags: []Flag{
 		Use("-b, --bytes=LIST", "bytes"), Use("-c, --characters=LIST", "characters"), Use("-d, --delimiter=SEP", "delimiter"),
 		Use("-f, --fields=LIST", "fields"), Use("-n", "ignored"), Use("--complement", "complement"),
-		Use("-s, --only-delimited", "delimited lines only"), Use("--output-delimiter=STRING", "output delimiter"), zero, help, version,
+		Use("-s, --only-delimited", "delimited lines only"), Use("--output-delimiter=STRING", "output delimiter"), zero(), help(), version(),
 	}},
 	{Words: []string{"nl"}, Note: "numbers lines", Example: "nl f", Flags: []Flag{
 		Use("-b, --body-numbering=STYLE", "body style"), Use("-d, --section-delimiter=SEP", "section delimiter"),
@@ -128,7 +130,7 @@ var textEntries = []*Entry{
 		Use("-i, --line-increment=N", "increment"), Use("-l, --join-blank-lines=N", "blank lines"),
 		Use("-n, --number-format=FORMAT", "format"), Use("-p, --no-renumber", "no reset"),
 		Use("-s, --number-separator=STRING", "separator"), Use("-v, --starting-line-number=N", "first number"),
-		Use("-w, --number-width=N", "width"), help, version,
+		Use("-w, --number-width=N", "width"), help(), version(),
 	}},
 	{Words: []string{"diff"}, Note: "compares files", Example: "diff a b", Flags: diffFlags},
 	{Words: []string{"od"}, Note: "dumps files in octal and other formats", Example: "od f", Flags: []Flag{
@@ -141,7 +143,7 @@ var textEntries = []*Entry{
 		Use("-l", "decimal longs"), Use("-o", "octal"), Use("-s", "decimal shorts"), Use("-x", "hex shorts"),
 		Use("-h", "BSD: hex shorts"), Use("-D", "BSD: decimal ints"), Use("-e, -F", "BSD: doubles"),
 		Use("-H, -X", "BSD: hex ints"), Use("-O", "BSD: octal ints"), Use("-B", "BSD: octal shorts"), Use("-I, -L", "BSD: decimal longs"),
-		help, version,
+		help(), version(),
 	}},
 	{Words: []string{"hexdump"}, Note: "dumps files in hex", Example: "hexdump f", Flags: []Flag{
 		Use("-b, --one-byte-octal", "octal bytes"), Use("-X, --one-byte-hex", "hex bytes"), Use("-c, --one-byte-char", "characters"),
@@ -164,37 +166,37 @@ var textEntries = []*Entry{
 	{Words: []string{"tr"}, Note: "translates characters from standard input", Example: "tr a b",
 		Operands: Operands{Strings: true, Max: 2}, Flags: []Flag{
 			Use("-c, -C, --complement", "complement"), Use("-d, --delete", "deletes characters from the stream"),
-			Use("-s, --squeeze-repeats", "squeezes"), Use("-t, --truncate-set1", "truncates set 1"), help, version,
+			Use("-s, --squeeze-repeats", "squeezes"), Use("-t, --truncate-set1", "truncates set 1"), help(), version(),
 		}},
 	{Words: []string{"rev"}, Note: "reverses lines", Example: "rev f", Flags: []Flag{
 		Use("-0, --zero", "NUL ends lines"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
 	{Words: []string{"tac"}, Note: "prints files last line first", Example: "tac f", Flags: []Flag{
 		Use("-b, --before", "separator before"), Use("-r, --regex", "separator is a regex"),
-		Use("-s, --separator=STRING", "separator"), help, version,
+		Use("-s, --separator=STRING", "separator"), help(), version(),
 	}},
 	{Words: []string{"paste"}, Note: "merges lines of files", Example: "paste a b", Flags: []Flag{
-		Use("-d, --delimiters=LIST", "delimiters"), Use("-s, --serial", "one file at a time"), zero, help, version,
+		Use("-d, --delimiters=LIST", "delimiters"), Use("-s, --serial", "one file at a time"), zero(), help(), version(),
 	}},
 	{Words: []string{"join"}, Note: "joins lines of two files on a field", Example: "join a b", Operands: Operands{Max: 2}, Flags: []Flag{
 		Use("-a FILENUM", "unpaired lines"), Use("-e STRING", "empty fields"), Use("-i, --ignore-case", "folds case"),
 		Use("-j FIELD", "join field"), Use("-o FORMAT", "output format"), Use("-t SEP", "separator"),
 		Use("-v FILENUM", "unpaired only"), Use("-1 FIELD", "field of file 1"), Use("-2 FIELD", "field of file 2"),
 		Use("--check-order", "checks order"), Use("--nocheck-order", "no order check"), Use("--header", "header line"),
-		zero, help, version,
+		zero(), help(), version(),
 	}},
 	{Words: []string{"comm"}, Note: "compares two sorted files", Example: "comm a b", Operands: Operands{Max: 2}, Flags: []Flag{
 		Use("-1", "hides column 1"), Use("-2", "hides column 2"), Use("-3", "hides column 3"),
 		Use("--check-order", "checks order"), Use("--nocheck-order", "no order check"),
-		Use("--output-delimiter=STRING", "delimiter"), Use("--total", "summary"), zero, help, version,
+		Use("--output-delimiter=STRING", "delimiter"), Use("--total", "summary"), zero(), help(), version(),
 	}},
 	{Words: []string{"fold"}, Note: "wraps lines", Example: "fold f", Flags: []Flag{
-		Use("-b, --bytes", "counts bytes"), Use("-s, --spaces", "breaks at spaces"), Use("-w, --width=N", "width"), help, version,
+		Use("-b, --bytes", "counts bytes"), Use("-s, --spaces", "breaks at spaces"), Use("-w, --width=N", "width"), help(), version(),
 	}},
 	{Words: []string{"fmt"}, Note: "reformats paragraphs", Example: "fmt f", Numeric: true, Flags: []Flag{
 		Use("-c, --crown-margin", "crown margin"), Use("-p, --prefix=STRING", "prefix"), Use("-s, --split-only", "splits only"),
 		Use("-t, --tagged-paragraph", "tagged"), Use("-u, --uniform-spacing", "uniform spacing"),
-		Use("-w, --width=N", "width"), Use("-g, --goal=N", "goal width"), help, version,
+		Use("-w, --width=N", "width"), Use("-g, --goal=N", "goal width"), help(), version(),
 	}},
 	{Words: []string{"column"}, Note: "formats input into columns", Example: "column f", Flags: []Flag{
 		Use("-t, --table", "table"), Use("-n, --table-name=NAME", "JSON table name (BSD column has no -n)"),
@@ -210,15 +212,15 @@ var textEntries = []*Entry{
 		Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
 	{Words: []string{"expand"}, Note: "converts tabs to spaces", Example: "expand f", Numeric: true, Flags: []Flag{
-		Use("-i, --initial", "initial tabs only"), Use("-t, --tabs=LIST", "tab stops"), help, version,
+		Use("-i, --initial", "initial tabs only"), Use("-t, --tabs=LIST", "tab stops"), help(), version(),
 	}},
 	{Words: []string{"unexpand"}, Note: "converts spaces to tabs", Example: "unexpand f", Numeric: true, Flags: []Flag{
-		Use("-a, --all", "all blanks"), Use("--first-only", "leading blanks only"), Use("-t, --tabs=LIST", "tab stops"), help, version,
+		Use("-a, --all", "all blanks"), Use("--first-only", "leading blanks only"), Use("-t, --tabs=LIST", "tab stops"), help(), version(),
 	}},
 	{Words: []string{"seq"}, Note: "prints a sequence of numbers", Example: "seq 3", Numeric: true,
 		Operands: Operands{Strings: true, Max: 3}, Flags: []Flag{
 			Use("-f, --format=FORMAT", "format"), Use("-s, --separator=STRING", "separator"),
-			Use("-t, --terminator=STRING", "BSD: terminator"), Use("-w, --equal-width", "pads"), help, version,
+			Use("-t, --terminator=STRING", "BSD: terminator"), Use("-w, --equal-width", "pads"), help(), version(),
 		}},
 	{Words: []string{"printf"}, Note: "prints formatted text", Example: "printf x", Operands: Operands{Strings: true}, Flags: []Flag{
 		Refuse(Writes, "-v NAME", "assigns to a shell variable (bash builtin)"),
@@ -236,7 +238,7 @@ var textEntries = []*Entry{
 	{Words: []string{"cmp"}, Note: "compares two files byte by byte", Example: "cmp a b", Operands: Operands{Max: 4}, Flags: []Flag{
 		Use("-b, --print-bytes", "prints bytes"), Use("-i, --ignore-initial=SKIP", "skips bytes"),
 		Use("-l, --verbose", "all differences"), Use("-n, --bytes=N", "limits bytes"), Use("-s, --quiet, --silent", "no output"),
-		help, Use("-v, --version", "prints the version"),
+		help(), Use("-v, --version", "prints the version"),
 	}},
 	{Words: []string{"tree"}, Note: "lists directories as a tree", Example: "tree d", SingleDash: true, NamesOnly: true, Flags: []Flag{
 		Use("-a", "all files"), Use("-d", "directories only"), Use("-l", "follows symlinks"), Use("-f", "full paths"),
@@ -263,19 +265,19 @@ var textEntries = []*Entry{
 		Use("-f, --canonicalize", "canonical path"), Use("-e, --canonicalize-existing", "canonical, existing"),
 		Use("-m, --canonicalize-missing", "canonical, missing allowed"), Use("-n, --no-newline", "no newline"),
 		Use("-q, --quiet", "quiet"), Use("-s, --silent", "quiet"), Use("-v, --verbose", "errors"),
-		Use("-z, --zero", "NUL ends lines"), help, version,
+		Use("-z, --zero", "NUL ends lines"), help(), version(),
 	}},
 	{Words: []string{"realpath"}, Note: "resolves a path", Example: "realpath f", Flags: []Flag{
 		Use("-e, --canonicalize-existing", "must exist"), Use("-m, --canonicalize-missing", "need not exist"),
 		Use("-L, --logical", "logical"), Use("-P, --physical", "physical"), Use("-q, --quiet", "quiet"),
 		Use("--relative-to=DIR", "relative to DIR"), Use("--relative-base=DIR", "relative below DIR"),
-		Use("-s, --strip, --no-symlinks", "no symlinks"), Use("-z, --zero", "NUL ends lines"), help, version,
+		Use("-s, --strip, --no-symlinks", "no symlinks"), Use("-z, --zero", "NUL ends lines"), help(), version(),
 	}},
 	{Words: []string{"basename"}, Note: "strips directories from a path", Example: "basename a/b", Flags: []Flag{
-		Use("-a, --multiple", "several names"), Use("-s, --suffix=STRING", "removes a suffix"), Use("-z, --zero", "NUL ends lines"), help, version,
+		Use("-a, --multiple", "several names"), Use("-s, --suffix=STRING", "removes a suffix"), Use("-z, --zero", "NUL ends lines"), help(), version(),
 	}},
 	{Words: []string{"dirname"}, Note: "strips the last component of a path", Example: "dirname a/b", Flags: []Flag{
-		Use("-z, --zero", "NUL ends lines"), help, version,
+		Use("-z, --zero", "NUL ends lines"), help(), version(),
 	}},
 	{Words: []string{"du"}, Note: "estimates disk usage", Example: "du d", NamesOnly: true, Flags: []Flag{
 		Use("-0, --null", "NUL ends lines"), Use("-a, --all", "files too"), Use("--apparent-size", "apparent size"),
@@ -288,7 +290,7 @@ var textEntries = []*Entry{
 		Use("-t, --threshold=SIZE", "threshold"), Use("--time[=WORD]", "times"), Use("--time-style=STYLE", "time style"),
 		Use("-X, --exclude-from=FILE", "reads exclude patterns from FILE"), Use("--exclude=PATTERN", "excludes"),
 		Use("-x, --one-file-system", "one file system"), Use("-g", "BSD: GiB"), Use("-A", "BSD: apparent size"),
-		Use("-I PATTERN", "BSD: excludes"), help, version,
+		Use("-I PATTERN", "BSD: excludes"), help(), version(),
 	}},
 	{Words: []string{"md5sum"}, Note: "prints or checks MD5 sums", Example: "md5sum f", Flags: sumFlags},
 	{Words: []string{"sha1sum"}, Note: "prints or checks SHA-1 sums", Example: "sha1sum f", Flags: sumFlags},
@@ -301,12 +303,12 @@ var textEntries = []*Entry{
 		Use("-a, --algorithm=TYPE", "digest"), Use("-c, --check", "checks sums listed in the files"), Use("-l, --length=N", "digest bits"),
 		Use("--tag", "BSD style"), Use("--untagged", "reversed style"), Use("--base64", "base64 digest"), Use("--raw", "raw digest"),
 		Use("-z, --zero", "NUL ends lines"), Use("--ignore-missing", "ignores missing"), Use("--quiet", "quiet"),
-		Use("--status", "status only"), Use("--strict", "strict"), Use("-w, --warn", "warns"), Use("--debug", "debug"), help, version,
+		Use("--status", "status only"), Use("--strict", "strict"), Use("-w, --warn", "warns"), Use("--debug", "debug"), help(), version(),
 	}},
 	{Words: []string{"test"}, Note: "evaluates a file or string test", Example: "test -f f", KeepFlags: true, ExactFlags: true, Flags: testFlags},
 	{Words: []string{"["}, Note: "evaluates a file or string test", Example: "[ -f f ]", KeepFlags: true, ExactFlags: true, Flags: testFlags},
 	{Words: []string{"pwd"}, Note: "prints the working directory", Example: "pwd", Operands: Operands{None: true}, Flags: []Flag{
-		Use("-L, --logical", "logical"), Use("-P, --physical", "physical"), help, version,
+		Use("-L, --logical", "logical"), Use("-P, --physical", "physical"), help(), version(),
 	}},
 	{Words: []string{"true"}, Note: "does nothing, successfully", Example: "true", KeepFlags: true, Operands: Operands{Strings: true}},
 	{Words: []string{"false"}, Note: "does nothing, unsuccessfully", Example: "false", KeepFlags: true, Operands: Operands{Strings: true}},
@@ -318,7 +320,7 @@ var textEntries = []*Entry{
 var sumFlags = []Flag{
 	Use("-b, --binary", "binary mode"), Use("-c, --check", "checks sums listed in the files"), Use("--tag", "BSD style"),
 	Use("-t, --text", "text mode"), Use("-z, --zero", "NUL ends lines"), Use("--ignore-missing", "ignores missing"),
-	Use("--quiet", "quiet"), Use("--status", "status only"), Use("--strict", "strict"), Use("-w, --warn", "warns"), help, version,
+	Use("--quiet", "quiet"), Use("--status", "status only"), Use("--strict", "strict"), Use("-w, --warn", "warns"), help(), version(),
 }
 
 // testFlags are test(1)'s unary and binary operators; their operands are
@@ -342,7 +344,7 @@ var grepFlags = []Flag{
 	Use("-i, --ignore-case", "folds case"), Use("-y", "folds case"), Use("--no-ignore-case", "keeps case"),
 	Use("-w, --word-regexp", "whole words"), Use("-x, --line-regexp", "whole lines"), Use("-z, --null-data", "NUL lines"),
 	Use("-s, --no-messages", "no errors"), Use("-v, --invert-match", "inverts"), Use("-V, --version", "prints the version"),
-	help, Use("-m, --max-count=N", "stops after N"), Use("-b, --byte-offset", "offsets"), Use("-n, --line-number", "line numbers"),
+	help(), Use("-m, --max-count=N", "stops after N"), Use("-b, --byte-offset", "offsets"), Use("-n, --line-number", "line numbers"),
 	Use("--line-buffered", "line buffering"), Use("-H, --with-filename", "file names"), Use("-h, --no-filename", "no file names"),
 	Use("--label=LABEL", "name for standard input"), Use("-o, --only-matching", "matches only"), Use("-q, --quiet, --silent", "quiet"),
 	Use("--binary-files=TYPE", "binary files"), Use("-a, --text", "binary as text"), Use("-I", "skips binary files"),
@@ -381,7 +383,7 @@ var diffFlags = []Flag{
 	Use("--line-format=FORMAT", "format"), Use("--old-line-format=FORMAT", "format"), Use("--new-line-format=FORMAT", "format"),
 	Use("--unchanged-line-format=FORMAT", "format"), Use("-d, --minimal", "minimal"), Use("--horizon-lines=N", "horizon"),
 	Use("--speed-large-files", "heuristics"), Use("--color[=WHEN]", "colours"), Use("--palette=STRING", "colours"),
-	help, Use("-v, --version", "prints the version"),
+	help(), Use("-v, --version", "prints the version"),
 	Refuse(Runs, "-l, --paginate", "runs pr(1) on the output"),
 }
 
