@@ -173,3 +173,37 @@ func ExampleEntry_Parse() {
 	// paths: [src] strings: [*.go TODO]
 	// is not a flag grep is known to only read with
 }
+
+// XargsCommand is the catalogue's reading of xargs, refused options
+// included: the rules that judge what xargs runs read its layout here.
+func TestXargsCommand(t *testing.T) {
+	for _, tt := range []struct {
+		argv  string
+		start int
+		repl  string
+		ok    bool
+	}{
+		{"xargs rm -rf", 1, "", true},
+		{"xargs -0 -n1 rm -rf", 3, "", true},
+		{"xargs -I{} echo rm -rf {}", 2, "{}", true},
+		{"xargs -I % rm -rf %", 3, "%", true},
+		{"xargs -i rm {}", 2, "{}", true},
+		{"xargs -iX rm X", 2, "X", true},
+		{"xargs --replace=@ rm @", 2, "@", true},
+		{"xargs --repl rm {}", 2, "{}", true},          // an abbreviation, as getopt_long takes it
+		{"xargs -p rm -rf", 2, "", true},               // refused by the catalogue, still read
+		{"xargs -o -P 4 rm -rf", 4, "", true},          // likewise
+		{"xargs --process-slot-var=V rm", 2, "", true}, // likewise
+		{"xargs -J % rm -rf % x", 3, "", true},         // BSD
+		{"xargs -E EOF -- rm -rf", 4, "", true},
+		{"xargs -n1 --", 0, "", false},     // no command: xargs runs echo
+		{"xargs --bogus rm", 0, "", false}, // not an option xargs is known to take
+		{"xargs -I", 0, "", false},
+	} {
+		argv := strings.Fields(tt.argv)
+		start, repl, ok := allowlist.XargsCommand(argv)
+		if start != tt.start || repl != tt.repl || ok != tt.ok {
+			t.Errorf("XargsCommand(%q) = %d, %q, %v; want %d, %q, %v", tt.argv, start, repl, ok, tt.start, tt.repl, tt.ok)
+		}
+	}
+}

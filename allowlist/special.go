@@ -3,6 +3,7 @@ package allowlist
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Programs whose operands are a small language of their own: find's
@@ -580,7 +581,48 @@ var xargsEntry = &Entry{Words: []string{"xargs"}, Note: "runs a read-only catalo
 		Use("--show-limits", "limits"), Use("-t, --verbose", "prints commands"), Use("-x, --exit", "exits on long lines"), help(), version(),
 		Refuse(Unjudged, "-o, --open-tty", "gives the command the terminal"), Refuse(Unjudged, "-p, --interactive", "asks on the terminal"),
 		Refuse(Unjudged, "--process-slot-var=NAME", "sets an environment variable of the command"),
+		Refuse(Unjudged, "-J REPLSTR", "BSD: puts all the words in place of this string"),
+		Refuse(Unjudged, "-R N, -S N", "BSD: how many replacements, how long"),
 	}}
+
+// xargsReading is xargsEntry with every flag read, refused ones too: the
+// layout of an xargs command whatever it may do (see [XargsCommand]).
+var xargsReading = sync.OnceValue(func() *Entry {
+	flags := slices.Clone(xargsEntry.FlagList())
+	for i := range flags {
+		flags[i].Effect = Reads
+	}
+	return &Entry{Words: xargsEntry.Words, StopAtOperand: true, Operands: xargsEntry.Operands, Flags: flags}
+})
+
+// XargsCommand reads xargs' options as the catalogue's xargs entry reads
+// them, refused ones included (-p, -o, BSD's -J): where in argv the
+// command it runs starts, and the replacement string of -I, -i or
+// --replace ("" when the words are appended). The rules that judge what
+// xargs would run read it here, so they and the catalogue never disagree
+// on which word is a value. ok is false when an option is not known, a
+// value is missing, or no command is named (xargs would run echo).
+func XargsCommand(argv []string) (start int, repl string, ok bool) {
+	if len(argv) < 2 {
+		return 0, "", false
+	}
+	c := &Call{}
+	if _, r := xargsReading().scan(c, argv[1:], false); r != nil || len(c.Operands) == 0 {
+		return 0, "", false
+	}
+	for _, u := range c.Flags {
+		switch u.Canonical() {
+		case "-I":
+			repl = u.Value
+		case "-i", "--replace":
+			repl = "{}"
+			if u.HasValue {
+				repl = u.Value
+			}
+		}
+	}
+	return len(argv) - len(c.Operands), repl, true
+}
 
 // builtinEntry is the built-in entry that judges argv, the one with the
 // most words ("git log" before "git"), skip aside; nil when none does. It

@@ -204,7 +204,8 @@ func TestCatastrophicThroughRunners(t *testing.T) {
 	for _, cmd := range []string{
 		"eval rm -rf ~", "eval 'rm -rf ~'", `echo "rm -rf ~" | sh`, `printf 'rm -rf ~' | bash`, `trap "rm -rf ~" EXIT`,
 		"trap -- 'rm -rf ~' EXIT", "xargs -I{} rm -rf {} <<< ~", "xargs rm -rf <<< ~", "echo ~ | xargs rm -rf",
-		"echo ~ | xargs -I % rm -rf %", "sh <<EOF\nrm -rf ~\nEOF", "chroot / rm -rf ~", "unshare rm -rf ~",
+		"echo ~ | xargs -I % rm -rf %", "echo ~ | xargs -p rm -rf", "echo ~ | xargs -o -n1 rm -rf", "echo ~ | xargs --repl rm -rf {}",
+		"echo ~ | xargs -J % rm -rf %", "sh <<EOF\nrm -rf ~\nEOF", "chroot / rm -rf ~", "unshare rm -rf ~",
 		"nsenter -t 1 -m rm -rf ~", `su -c "rm -rf ~"`, `su root -c 'rm -rf ~'`, "runuser -u u -- rm -rf ~",
 		"parallel rm -rf ::: ~", "mv ~ /tmp/x", "mv -- ~ y", "mv -f ~/ /tmp/y", "mv --target-directory=/tmp ~ y", "mv /usr /tmp/u",
 		// A second red team's: shell options around -c, printf escapes,

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentgate/agentgate/allowlist"
 )
 
 // maxNesting bounds how deep segments looks into "bash -c" strings.
@@ -434,7 +436,11 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 				texts = append(texts, input)
 			}
 		case path.Base(argv[0]) == "xargs":
-			start, repl, ok := xargsCommand(argv)
+			// One reading: the catalogue's. The words fed to it go in
+			// one place, so "echo ~ | xargs -I{} echo rm -rf {}" is the
+			// echo it is (trying every later word as the start made it
+			// a deny).
+			start, repl, ok := allowlist.XargsCommand(argv)
 			if !ok {
 				return
 			}
@@ -825,71 +831,6 @@ func decodeEscapes(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// xargsCommand reads xargs' options (GNU's and BSD's): where the command
-// it runs starts in argv, and the replacement string of -I/-i/--replace
-// ("" when the input words are appended). Only one reading: the words fed
-// to it are put in one place, so that "echo ~ | xargs -I{} echo rm -rf
-// {}" is the echo it is (trying every later word as the start made it a
-// deny). ok is false for an option it does not know.
-func xargsCommand(argv []string) (start int, repl string, ok bool) {
-	valued := map[string]bool{"-I": true, "-L": true, "-n": true, "-P": true, "-s": true, "-E": true, "-d": true, "-a": true, "-J": true, "-R": true, "-S": true}
-	for i := 1; i < len(argv); i++ {
-		a := argv[i]
-		switch {
-		case a == "--":
-			return i + 1, repl, i+1 < len(argv)
-		case !strings.HasPrefix(a, "-") || a == "-":
-			return i, repl, true
-		case strings.HasPrefix(a, "--"):
-			name, v, glued := strings.Cut(a, "=")
-			switch name {
-			case "--replace":
-				repl = "{}"
-				if glued {
-					repl = v
-				}
-			case "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--max-lines", "--eof", "--process-slot-var":
-				if !glued && name != "--max-lines" && name != "--eof" {
-					i++
-				}
-			case "--null", "--no-run-if-empty", "--verbose", "--interactive", "--exit", "--open-tty", "--show-limits":
-			default:
-				return 0, "", false
-			}
-		default:
-			flag := a[:2]
-			rest := a[2:]
-			switch {
-			case flag == "-I" || flag == "-J":
-				if rest == "" {
-					if i+1 >= len(argv) {
-						return 0, "", false
-					}
-					i++
-					rest = argv[i]
-				}
-				if flag == "-I" {
-					repl = rest
-				}
-			case flag == "-i":
-				repl = "{}"
-				if rest != "" {
-					repl = rest
-				}
-			case valued[flag]:
-				if rest == "" {
-					i++
-				}
-			case flag == "-e" || flag == "-l":
-			case strings.Trim(a[1:], "0rtpxo") == "":
-			default:
-				return 0, "", false
-			}
-		}
-	}
-	return 0, "", false
 }
 
 // parsedSegments walks the bash parse of text. A word that is not static
