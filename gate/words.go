@@ -397,6 +397,11 @@ func plainVariables(w *syntax.Word) bool {
 	return ok(w.Parts) && seen
 }
 
+// StaticValue is a word's value as the gate reads it: after quote
+// removal, when no part of it depends on state and it is one field. Other
+// packages that read words of the parse read them here.
+func StaticValue(w *syntax.Word) (string, bool) { return staticValueOf(w) }
+
 // staticValueOf is a word's value after quote removal, when no part of it
 // depends on state (variables, substitutions) and it is one field;
 // globs, braces and tildes are left as written (see [expansion]).

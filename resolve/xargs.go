@@ -44,7 +44,7 @@ func XargsInputs(text string) (roots []string, blind, found, indexFed bool) {
 		left := lastCall(b.X)
 		if r, ok := listerRoots(left, true); ok {
 			fed[right] = r
-			indexFed = indexFed || len(left.Args) >= 2 && path.Base(left.Args[0].Lit()) == "git" && left.Args[1].Lit() == "ls-files"
+			indexFed = indexFed || isCommand(left, "git") && len(left.Args) >= 2 && isWord(left.Args[1], "ls-files")
 		}
 	}
 	for n := range syntax.Preorder(f) {
@@ -84,8 +84,24 @@ func mentionsXargs(c *syntax.CallExpr) bool {
 	return false
 }
 
-func isXargs(c *syntax.CallExpr) bool {
-	return len(c.Args) > 0 && path.Base(c.Args[0].Lit()) == "xargs"
+func isXargs(c *syntax.CallExpr) bool { return isCommand(c, "xargs") }
+
+// isCommand reports whether c runs the program name, however its first
+// word is spelled ("xarg\s", "'xargs'", "/usr/bin/xargs" are xargs to
+// bash; reading only a plain literal let "find keys | xarg\s cat" print
+// a key nobody judged).
+func isCommand(c *syntax.CallExpr, name string) bool {
+	if c == nil || len(c.Args) == 0 {
+		return false
+	}
+	v, ok := staticValue(c.Args[0])
+	return ok && path.Base(v) == name
+}
+
+// isWord reports whether w's value is v.
+func isWord(w *syntax.Word, v string) bool {
+	got, ok := staticValue(w)
+	return ok && got == v
 }
 
 // lastCall is the command whose output a pipe's left side ends with.
@@ -232,32 +248,13 @@ var lsBareLong = map[string]bool{"--almost-all": true, "--ignore-backups": true,
 	"--dereference": true, "--dereference-command-line": true, "--reverse": true, "--group-directories-first": true,
 	"--human-readable": true, "--literal": true, "--no-group": true}
 
-// staticValue is a word's value when it has no expansion: literal text,
-// single quotes, and double quotes around literal text.
+// staticValue is a word's value as the gate reads it (gate.StaticValue:
+// quotes, escapes and braces as bash removes and expands them), so that
+// this package and the gate never read one word two ways; an empty word
+// is no value here.
 func staticValue(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(p.Value)
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(l.Value)
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), b.Len() > 0
+	v, ok := gate.StaticValue(w)
+	return v, ok && v != ""
 }
 
 // isQuoted reports whether a word is written entirely in quotes: its glob

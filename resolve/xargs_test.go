@@ -32,6 +32,13 @@ func TestXargsInputs(t *testing.T) {
 		{"find src > /tmp/l | xargs grep x", "", true, true},
 		{"find src | sudo xargs grep x", "", true, true},
 		{"find -files0-from list -type f | xargs cat", "", true, true},
+		// Every word as bash reads it: an escape, quotes or a path in
+		// the program's name are still xargs; the roots are the values.
+		{`find keys -type f | xarg\s cat`, "keys", false, true},
+		{`find keys -type f | "/usr/bin/xargs" cat`, "keys", false, true},
+		{`find ke\ys -type f | xargs cat`, "keys", false, true},
+		{`find $'keys' -type f | xargs cat`, "keys", false, true},
+		{`find k{e,}ys | xargs cat`, "", true, true},
 	} {
 		roots, blind, found, _ := resolve.XargsInputs(tt.text)
 		if strings.Join(roots, " ") != tt.roots || blind != tt.blind || found != tt.found {
