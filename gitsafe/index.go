@@ -7,6 +7,9 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // maxIndexRead bounds the index files read in process; a larger one is
@@ -16,9 +19,9 @@ const maxIndexRead = 64 << 20
 // readGitlinks lists the paths of the gitlinks (mode 160000) in the index
 // of repo as "git ls-files --stage" would, reading the file itself: that
 // saves starting git on every judgement of a git command. It reads only
-// what it knows whole: index versions 2 and 3, SHA-1 or SHA-256 names, a
-// checksum that matches (git checks it only in fsck; the sum tells the
-// two name lengths apart), no split or sparse index, no GIT_INDEX_FILE.
+// what it knows whole: index versions 2 and 3 with the repository's
+// object names (SHA-1 or SHA-256), a checksum that matches (git checks it
+// only in fsck), no split or sparse index, no GIT_INDEX_FILE.
 // For anything else known is false and the caller asks git, so a form
 // this reader does not speak is never read differently from git.
 func readGitlinks(repo repository, environ []string) (paths []string, known bool) {
@@ -39,16 +42,41 @@ func readGitlinks(repo repository, environ []string) (paths []string, known bool
 	if err != nil || int64(len(data)) != fi.Size() {
 		return nil, false
 	}
-	var found [][]string
-	for _, hashLen := range []int{sha1.Size, sha256.Size} {
-		if ps, ok := parseIndex(data, hashLen); ok {
-			found = append(found, ps)
+	// The name length is the repository's, as git takes it: guessed from
+	// the checksum, one file read as SHA-1 by git and as SHA-256 here
+	// hid a submodule (git checks no sum outside fsck).
+	hashLen, ok := objectFormat(repo)
+	if !ok {
+		return nil, false
+	}
+	return parseIndex(data, hashLen)
+}
+
+// objectFormat is the length of the repository's object names, from
+// extensions.objectFormat in its configuration (SHA-1 when unset); ok is
+// false when the configuration cannot be read or names another format.
+func objectFormat(repo repository) (hashLen int, ok bool) {
+	data, err := fsutil.ReadRegular(filepath.Join(repo.commonDir, "config"), maxConfigSize)
+	if err != nil {
+		return 0, false
+	}
+	entries, err := listConfig(data)
+	if err != nil {
+		return 0, false
+	}
+	format := "sha1"
+	for _, e := range entries {
+		if strings.EqualFold(e.key, "extensions.objectformat") {
+			format = strings.ToLower(e.value)
 		}
 	}
-	if len(found) != 1 {
-		return nil, false // unreadable, or readable two ways
+	switch format {
+	case "sha1":
+		return sha1.Size, true
+	case "sha256":
+		return sha256.Size, true
 	}
-	return found[0], true
+	return 0, false
 }
 
 // parseIndex reads an index file whose object names are hashLen bytes
@@ -116,7 +144,7 @@ func parseIndex(data []byte, hashLen int) (gitlinks []string, ok bool) {
 				return nil, false
 			}
 		}
-		if mode == 0o160000 {
+		if mode&0o170000 == 0o160000 { // git's S_ISGITLINK: "160644" is a gitlink too
 			gitlinks = append(gitlinks, string(name))
 		}
 		off += entryLen

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -364,7 +365,7 @@ const (
 // The gitlinks come from the index ("git ls-files --stage"), read with
 // the command-scope overrides and under the timeout.
 func (v *vetter) submodules(repo repository, depth int) error {
-	if repo.top == "" || depth >= maxSubmoduleDepth {
+	if repo.top == "" {
 		return nil
 	}
 	paths, err := gitlinks(repo, v.environ)
@@ -384,9 +385,20 @@ func (v *vetter) submodules(repo repository, depth int) error {
 		if !fi.IsDir() && !fi.Mode().IsRegular() {
 			return fmt.Errorf("submodule %s: %s is not a regular file or directory", p, dotgit)
 		}
+		// git status recurses through every level: one too deep to judge
+		// asks (stopping quietly ran a filter four levels down).
+		if depth >= maxSubmoduleDepth {
+			return fmt.Errorf("submodule %s is nested more than %d deep, which is not judged", p, maxSubmoduleDepth)
+		}
 		nested, err := discover(sub, "", "", "")
 		if err != nil {
 			return fmt.Errorf("submodule %s: %w", p, err)
+		}
+		// The repository git finds there must be the submodule's own: a
+		// .git discovery could not read (an oversized commondir) made it
+		// find the superproject, and the submodule went unjudged.
+		if len(nested.undecided) > 0 || nested.top == "" || fsutil.Resolve(nested.top) != fsutil.Resolve(sub) {
+			return fmt.Errorf("submodule %s: its git directory %s cannot be read as git would read it", p, dotgit)
 		}
 		files, err := nested.configFiles()
 		if err != nil {
@@ -477,7 +489,9 @@ func gitlinks(repo repository, environ []string) ([]string, error) {
 	var paths []string
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
-		if !ok || !bytes.HasPrefix(meta, []byte("160000 ")) {
+		mode, _, _ := bytes.Cut(meta, []byte{' '})
+		m, err := strconv.ParseUint(string(mode), 8, 32)
+		if !ok || err != nil || m&0o170000 != 0o160000 { // git's S_ISGITLINK: "160644" is a gitlink too
 			continue
 		}
 		if len(paths) >= maxGitlinks {
