@@ -204,6 +204,7 @@ func TestCatalogueWords(t *testing.T) {
 		{"git -c core.pager=id log", false, gate.Ask, gate.CheckDefault},
 		// cd DIR && ...: the rest is judged from DIR too.
 		{"cd ./sub && ls", true, gate.Allow, gate.CheckAllowlist},
+		{`c\d ./sub && ls`, true, gate.Allow, gate.CheckAllowlist}, // bash's cd, however spelt
 		{"cd ./sub && cat ../../.aws/credentials", true, gate.Ask, gate.CheckSensitive},
 		// Anywhere (issue 18): the target is judged as a path, and the
 		// rest from it; "cd sub" only without CDPATH in the environment.

@@ -820,7 +820,7 @@ func forkBombIn(text string, file *syntax.File, segs [][]string) (string, bool) 
 				switch m := m.(type) {
 				case *syntax.CallExpr:
 					if len(m.Args) > 0 {
-						callee := m.Args[0].Lit()
+						callee, _ := staticValueOf(m.Args[0]) // "\f" and "'f'" call f too
 						if selfName(m.Args[0]) {
 							callee = name
 						}

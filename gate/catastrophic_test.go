@@ -184,6 +184,7 @@ func TestForkBombsEveryShape(t *testing.T) {
 	for _, cmd := range []string{
 		":(){ :|:& };:", "bash -c ':(){ :|:& };:'", "env sh -c ':(){ :|:& };:'", "f(){ $FUNCNAME|$FUNCNAME& }; f",
 		"f(){ ${FUNCNAME[0]} & ${FUNCNAME[0]}; }; f", "a(){ b|b& }; b(){ a; }; a", "a(){ b & }; b(){ a & }; a",
+		`f(){ \f|\f& }; f`, `f(){ "f"|'f'& }; f`,
 		"bash -c 'sh -c \"x(){ x|x& }; x\"'",
 	} {
 		if d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths}); d.Verdict() != gate.Deny || d.Primary().Rule != gate.CatastrophicForkBomb {

@@ -230,7 +230,7 @@ func cdTarget(req Request, f *syntax.File) string {
 	if !ok || len(call.Assigns) > 0 || len(call.Args) != 2 || len(st.Redirs) > 0 || st.Negated || st.Background {
 		return ""
 	}
-	if call.Args[0].Lit() != "cd" {
+	if v, _ := staticValueOf(call.Args[0]); v != "cd" { // "c\d" is cd to bash
 		return ""
 	}
 	w := call.Args[1]
