@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/shparse"
 	"github.com/agentgate/agentgate/prompt"
 	"github.com/agentgate/agentgate/runner"
 	"github.com/agentgate/agentgate/session"
@@ -151,6 +152,27 @@ func TestCheckAgreesWithExec(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// A request's text is parsed once: the gate, the resolver that judges
+// what feeds xargs, and the inspector that shows the shell's reading all
+// read the one parse (issue 16), for an allowed command, an asked one
+// and one whose xargs input is judged.
+func TestOneParsePerRequest(t *testing.T) {
+	home := t.TempDir()
+	for _, text := range []string{"git log --oneline | head -3", "rm -rf build && ls", "find . -type f | xargs wc -l"} {
+		env, _, _ := testEnv()
+		vars := map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "state"), "XDG_CONFIG_HOME": filepath.Join(home, ".config")}
+		env.Getenv = func(k string) string { return vars[k] }
+		env.Getwd = func() (string, error) { return home, nil }
+		env.Policy = filepath.Join(home, "no-policy.toml")
+		before := shparse.Parses()
+		checkRun(&CheckOptions{Env: env, Args: []string{text}, Session: "s1"})
+		checkRun(&CheckOptions{Env: env, Args: []string{text}, Session: "s1", JSON: true})
+		if n := shparse.Parses() - before; n != 2 {
+			t.Errorf("%q: %d parses for two checks, want one each", text, n)
 		}
 	}
 }

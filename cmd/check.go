@@ -80,7 +80,7 @@ func checkRun(o *CheckOptions) error {
 			Mode     config.Mode    `json:"mode"`
 			InMode   gate.Verdict   `json:"in_mode"`
 			Sandbox  string         `json:"sandbox"`
-		}{req.Text, req.Argv, d.Verdict(), d.Reasons(), engine.NonNilRisks(d.Risks()), next, inspect.Parse(req.Text), cfg.Mode, eff, confinement(j, route)})
+		}{req.Text, req.Argv, d.Verdict(), d.Reasons(), engine.NonNilRisks(d.Risks()), next, inspect.Describe(req.Script.Of(req.Text)), cfg.Mode, eff, confinement(j, route)})
 		if err != nil {
 			return &internalError{err}
 		}
@@ -145,7 +145,7 @@ func printDecision(w io.Writer, req gate.Request, d gate.Decision, next string) 
 	if next != "" {
 		fmt.Fprintf(w, "next step: %s\n", next)
 	}
-	fmt.Fprintf(w, "the shell would run:\n%s", indent(inspect.Parse(req.Text).Tree(), "  "))
+	fmt.Fprintf(w, "the shell would run:\n%s", indent(inspect.Describe(req.Script.Of(req.Text)).Tree(), "  "))
 }
 
 func indent(s, prefix string) string {

@@ -62,7 +62,7 @@ func question(j *engine.Judgement, rec audit.Record) prompt.Question {
 	}
 	shell, ok := rec.Shell.(inspect.Script)
 	if !ok {
-		shell = inspect.Parse(j.Request.Text)
+		shell = inspect.Describe(j.Request.Script.Of(j.Request.Text))
 	}
 	always := engine.AlwaysRule(j.Decision)
 	return prompt.Question{

@@ -8,6 +8,7 @@ import (
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/shparse"
 	"github.com/agentgate/agentgate/sandbox"
 	"github.com/agentgate/agentgate/session"
 )
@@ -84,7 +85,9 @@ type Judgement struct {
 // at the world.
 func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
 	cwd, home := p.Cwd, p.Home
-	req := gate.Request{Text: p.Text, Argv: p.Argv}
+	// The text is parsed here, once: the gate, the resolver and the
+	// inspector the prompt and the record show all read this parse.
+	req := gate.Request{Text: p.Text, Argv: p.Argv, Script: shparse.Of(p.Text)}
 	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(home, cwd), cfg.Compound == "split"
 	req.Paths.Vars = environMap(e.Environ())
 	req.Lift = cfg.LiftCatastrophic

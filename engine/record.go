@@ -42,7 +42,7 @@ func (e *Engine) NewRecord(j *Judgement) audit.Record {
 		User:      name,
 		Host:      host,
 		Version:   e.Version,
-		Shell:     inspect.Parse(j.Request.Text),
+		Shell:     inspect.Describe(j.Request.Script.Of(j.Request.Text)),
 		Severity:  gate.Severity(j.Decision),
 	}
 }

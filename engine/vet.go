@@ -20,7 +20,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 	if d.Verdict() != gate.Allow {
 		return d
 	}
-	trees, blind, xargs, indexFed := resolve.XargsInputs(j.Request.Text)
+	trees, blind, xargs, indexFed := resolve.XargsInputs(j.Request.Script.Of(j.Request.Text))
 	if xargs && blind {
 		return gate.Escalate(d, gate.Reason{Check: gate.CheckSensitive, Match: "xargs", Source: "recursive read",
 			Message: "xargs (or find -exec) opens the files it is handed, and what hands them here is not a file lister agentgate can judge (find, ls, rg --files, git ls-files with literal words)"})

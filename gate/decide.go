@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/internal/shparse"
 )
 
 // Request is what the gate judges.
@@ -20,6 +21,11 @@ type Request struct {
 	// Argv, when not nil, is the argv form: the words run directly, with no
 	// shell, so no operator in them means anything.
 	Argv []string
+	// Script, when set, is Text's parse, made once by the caller and
+	// handed to every later reader of the request (engine.Judge does);
+	// Decide parses Text itself otherwise, or when Script is another
+	// text's.
+	Script *shparse.Script
 	// Rules are the allow, ask and deny rules from every source, in any
 	// order: the kind of a rule, not its position, decides.
 	Rules []allowlist.Rule
@@ -76,7 +82,7 @@ func Decide(req Request) (d Decision) {
 			d = ask(Reason{Check: CheckInternal, Message: fmt.Sprintf("internal error: %v", r)})
 		}
 	}()
-	file, perr := parse(req.Text)
+	file, perr := req.Script.For(req.Text)
 	req.Paths.flow = readFlow(req.Paths, file)
 	segs, limit := collect(req.Text, file, req.Paths.substitute)
 	complete := limit == ""

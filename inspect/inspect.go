@@ -98,13 +98,19 @@ type Assign struct {
 }
 
 // Parse describes text.
-func Parse(text string) (s Script) {
+func Parse(text string) Script { return Describe(shparse.Of(text)) }
+
+// Describe describes a request's text from its one parse (see
+// [shparse.Script]), so that what the prompt and the record show is the
+// parse the gate judged.
+func Describe(sc *shparse.Script) (s Script) {
 	defer func() {
 		if r := recover(); r != nil {
 			s = Script{Error: fmt.Sprintf("internal error while inspecting: %v", r)}
 		}
 	}()
-	f, err := shparse.Parse(text)
+	text := sc.Text
+	f, err := sc.File, sc.Err
 	if err != nil {
 		return Script{Error: err.Error()}
 	}

@@ -26,8 +26,9 @@ import (
 // standard input), which cannot be judged; indexFed is true when git
 // ls-files feeds one, whose names come from the index, not only from
 // the tree that is walked (the engine judges them: gitsafe.IndexNames).
-func XargsInputs(text string) (roots []string, blind, found, indexFed bool) {
-	f, err := shparse.Parse(text)
+func XargsInputs(s *shparse.Script) (roots []string, blind, found, indexFed bool) {
+	text := s.Text
+	f, err := s.For(text)
 	if err != nil {
 		return nil, strings.Contains(text, "xargs"), strings.Contains(text, "xargs"), false
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentgate/agentgate/internal/shparse"
 	"github.com/agentgate/agentgate/resolve"
 )
 
@@ -40,7 +41,7 @@ func TestXargsInputs(t *testing.T) {
 		{`find $'keys' -type f | xargs cat`, "keys", false, true},
 		{`find k{e,}ys | xargs cat`, "", true, true},
 	} {
-		roots, blind, found, _ := resolve.XargsInputs(tt.text)
+		roots, blind, found, _ := resolve.XargsInputs(shparse.Of(tt.text))
 		if strings.Join(roots, " ") != tt.roots || blind != tt.blind || found != tt.found {
 			t.Errorf("%q: roots %q blind %v found %v; want %q %v %v", tt.text, roots, blind, found, tt.roots, tt.blind, tt.found)
 		}
