@@ -192,5 +192,8 @@ var awkFlags = []Flag{
 
 func awkEntry(name string) *Entry {
 	return &Entry{Words: []string{name}, Note: "runs an awk program that only reads its input and prints (parsed)", Example: name + " {print} f",
-		Check: awkCheck, Operands: Operands{Lead: 1}, Flags: awkFlags}
+		// awk ends its options at the program, as POSIX getopt does
+		// (mawk, gawk): "awk {print} -v FILE" reads a file named -v and
+		// FILE, which must be judged as the paths they are.
+		Check: awkCheck, Operands: Operands{Lead: 1}, Flags: awkFlags, StopAtOperand: true}
 }

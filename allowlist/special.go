@@ -603,12 +603,19 @@ var xargsReading = sync.OnceValue(func() *Entry {
 // on which word is a value. ok is false when an option is not known, a
 // value is missing, or no command is named (xargs would run echo).
 func XargsCommand(argv []string) (start int, repl string, ok bool) {
+	_, start, repl, ok = XargsRead(argv)
+	return start, repl, ok
+}
+
+// XargsRead is [XargsCommand] with the options as read (their values:
+// -d's delimiter, -E's end string).
+func XargsRead(argv []string) (c *Call, start int, repl string, ok bool) {
 	if len(argv) < 2 {
-		return 0, "", false
+		return nil, 0, "", false
 	}
-	c := &Call{}
+	c = &Call{}
 	if _, r := xargsReading().scan(c, argv[1:], false); r != nil || len(c.Operands) == 0 {
-		return 0, "", false
+		return nil, 0, "", false
 	}
 	for _, u := range c.Flags {
 		switch u.Canonical() {
@@ -621,7 +628,7 @@ func XargsCommand(argv []string) (start int, repl string, ok bool) {
 			}
 		}
 	}
-	return len(argv) - len(c.Operands), repl, true
+	return c, len(argv) - len(c.Operands), repl, true
 }
 
 // builtinEntry is the built-in entry that judges argv, the one with the

@@ -294,6 +294,16 @@ func (c *collector) add(argv []string, depth, level int) {
 // spelled: "bash -c T", "bash -lc T", "sh -xc T", "bash -o errexit -c T",
 // "bash -O extglob -c T", "bash --norc -c T", "bash -c -- T" (a red
 // team's "bash -lc 'rm -rf ~'" was a plain ask, which bypass ran).
+// ShellText is the text a shell runs with -c ("bash -c TEXT", "sh -xc
+// TEXT"), as the gate reads it; ok is false for any other command. The
+// readers of other packages follow shell strings with it.
+func ShellText(argv []string) (string, bool) {
+	if len(argv) == 0 || !isShell(argv[0]) {
+		return "", false
+	}
+	return shellCText(argv)
+}
+
 func shellCText(argv []string) (string, bool) {
 	c := false
 	for i := 1; i < len(argv); i++ {

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
+	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
-
 	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
@@ -186,6 +187,15 @@ func (r *resolver) options(prog string, words []string, withArg string, longArg 
 	return opts, operands, false
 }
 
+// readCall is argv as the catalogue reads it, when the resolver was
+// given the catalogue.
+func (r *resolver) readCall(argv []string) (*allowlist.Call, bool) {
+	if r.o.Read == nil {
+		return nil, false
+	}
+	return r.o.Read(argv)
+}
+
 // recursive judges the trees a recursive reader would read.
 func (r *resolver) recursive(prog string, words, argv []string) {
 	var roots []string
@@ -261,11 +271,28 @@ func (r *resolver) recursive(prog string, words, argv []string) {
 		}
 		roots = operands
 	case "git":
-		if len(words) < 1 || words[0] != "diff" {
-			return
-		}
-		opts, operands, catalogued := r.options(prog, words, "", map[string]bool{})
-		if !catalogued {
+		// The subcommand as the catalogue reads it, after git's global
+		// options: "git -P diff --no-index /srv ~" is a diff, and with
+		// -C its operands are relative to -C's directory.
+		var opts []opt
+		var operands []string
+		if c, ok := r.readCall(append([]string{prog}, words...)); ok {
+			if c.Entry == nil || c.Entry.Name() != "git diff" {
+				return
+			}
+			for _, u := range c.Flags {
+				opts = append(opts, opt{name: u.Canonical(), value: u.Value})
+			}
+			for _, op := range c.Operands {
+				if c.Dir != "" && !filepath.IsAbs(op) && !strings.HasPrefix(op, "~") {
+					op = filepath.Join(c.Dir, op)
+				}
+				operands = append(operands, op)
+			}
+		} else {
+			if len(words) < 1 || words[0] != "diff" {
+				return
+			}
 			opts, operands = getopt(words[1:], "", map[string]bool{})
 		}
 		if !has(opts, "--no-index") && !r.impliedNoIndex(operands) {

@@ -114,25 +114,7 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 		if r.changeDir(argv) {
 			continue
 		}
-		r.program(argv[0])
-		words := r.expandGlobs(argv[1:])
-		r.listFromFile(argv[0], words)
-		paths := words
-		if r.o.PathWords != nil {
-			if pw := r.o.PathWords(argv); len(pw) > 0 {
-				paths = r.expandGlobs(pw[1:])
-			}
-		}
-		var listed []string
-		if r.o.ListedWords != nil {
-			listed = r.expandGlobs(r.o.ListedWords(argv))
-		}
-		for _, w := range paths {
-			for _, c := range gate.PathCandidates(w) {
-				r.path(w, c, slices.Contains(listed, w))
-			}
-		}
-		r.recursive(argv[0], words, argv)
+		r.command(argv, 0)
 	}
 	for _, t := range redirects {
 		r.path(t, t, false)
@@ -143,6 +125,73 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 		r.walkRoots(o.ReadTrees, true, false, nameFilter{})
 	}
 	return r.out
+}
+
+// command judges one command's words on disk, and then the commands it
+// runs itself: xargs' command and find's -exec commands read their own
+// operands too ("ls | xargs grep -r KEY ~" reads the home whatever ls
+// lists, and GNU xargs runs its command even with no input).
+func (r *resolver) command(argv []string, depth int) {
+	r.program(argv[0])
+	words := r.expandGlobs(argv[1:])
+	r.listFromFile(argv[0], words)
+	paths := words
+	if r.o.PathWords != nil {
+		if pw := r.o.PathWords(argv); len(pw) > 0 {
+			paths = r.expandGlobs(pw[1:])
+		}
+	}
+	var listed []string
+	if r.o.ListedWords != nil {
+		listed = r.expandGlobs(r.o.ListedWords(argv))
+	}
+	for _, w := range paths {
+		for _, c := range gate.PathCandidates(w) {
+			r.path(w, c, slices.Contains(listed, w))
+		}
+	}
+	r.recursive(argv[0], words, argv)
+	if depth >= 4 {
+		return
+	}
+	for _, inner := range r.runs(argv) {
+		if len(inner) > 0 {
+			r.command(inner, depth+1)
+		}
+	}
+}
+
+// runs are the commands argv runs itself, as the catalogue reads it:
+// xargs' command (the names it reads are judged as xargs' input trees),
+// find's -exec and -execdir commands without their "{}" (the files found
+// are the trees find walks).
+func (r *resolver) runs(argv []string) [][]string {
+	switch path.Base(argv[0]) {
+	case "xargs":
+		if start, _, ok := allowlist.XargsCommand(argv); ok {
+			return [][]string{argv[start:]}
+		}
+	case "find":
+		if r.o.Read == nil {
+			return nil
+		}
+		c, ok := r.o.Read(argv)
+		if !ok {
+			return nil
+		}
+		var out [][]string
+		for _, e := range c.Execs {
+			var inner []string
+			for _, w := range e {
+				if w != "{}" {
+					inner = append(inner, w)
+				}
+			}
+			out = append(out, inner)
+		}
+		return out
+	}
+	return nil
 }
 
 type resolver struct {

@@ -11,6 +11,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/shparse"
 )
@@ -27,7 +28,13 @@ import (
 // ls-files feeds one, whose names come from the index, not only from
 // the tree that is walked (the engine judges them: gitsafe.IndexNames).
 func XargsInputs(s *shparse.Script) (roots []string, blind, found, indexFed bool) {
-	text := s.Text
+	return xargsInputs(s.Text, s, 0)
+}
+
+// maxShellDepth bounds how deep xargsInputs follows "bash -c" strings.
+const maxShellDepth = 4
+
+func xargsInputs(text string, s *shparse.Script, depth int) (roots []string, blind, found, indexFed bool) {
 	f, err := s.For(text)
 	if err != nil {
 		return nil, strings.Contains(text, "xargs"), strings.Contains(text, "xargs"), false
@@ -39,7 +46,9 @@ func XargsInputs(s *shparse.Script) (roots []string, blind, found, indexFed bool
 			continue
 		}
 		right, ok := b.Y.Cmd.(*syntax.CallExpr)
-		if !ok || !isXargs(right) {
+		if !ok || !isXargs(right) || inputRedirect(b.Y) || !xargsPassesNames(right) {
+			// "xargs cat < list" reads its names from list, not the
+			// pipe; -I and -d make paths of their own from the names.
 			continue
 		}
 		left := lastCall(b.X)
@@ -50,6 +59,17 @@ func XargsInputs(s *shparse.Script) (roots []string, blind, found, indexFed bool
 	}
 	for n := range syntax.Preorder(f) {
 		c, ok := n.(*syntax.CallExpr)
+		// A shell string is read as the text it is: "bash -c 'find . |
+		// xargs cat'" feeds xargs as much as the text without bash does.
+		if ok {
+			if inner, isShell := shellString(c); isShell {
+				if depth >= maxShellDepth {
+					return roots, true, true, indexFed
+				}
+				r, b, fd, ix := xargsInputs(inner, nil, depth+1)
+				roots, blind, found, indexFed = append(roots, r...), blind || b, found || fd, indexFed || ix
+			}
+		}
 		if ok && findExec(c) {
 			// find -exec READER {} runs the reader on every file under
 			// find's starting points: those trees are read.
@@ -73,6 +93,72 @@ func XargsInputs(s *shparse.Script) (roots []string, blind, found, indexFed bool
 		roots = append(roots, r...)
 	}
 	return roots, blind, found, indexFed
+}
+
+// shellString is the text a "bash -c TEXT" (or sh, dash, zsh ...) runs.
+func shellString(c *syntax.CallExpr) (string, bool) {
+	var argv []string
+	for _, w := range c.Args {
+		v, ok := staticValue(w)
+		if !ok {
+			return "", false
+		}
+		argv = append(argv, v)
+	}
+	return gate.ShellText(argv)
+}
+
+// inputRedirect reports whether st reads its standard input from a
+// redirect (a file, a here-document or here-string) rather than a pipe.
+func inputRedirect(st *syntax.Stmt) bool {
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			if r.N == nil || r.N.Value == "0" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// xargsPassesNames reports whether an xargs hands its command the names
+// it reads as they are, each as a word of its own: not with -I, -i or
+// --replace where the replacement string is inside a word ("xargs -I Q
+// cat ../Qenv" makes ../.env of "."), nor with a delimiter other than a
+// newline ("-d Z" splits a planted name "Z.envZ" into .env) or an
+// end-of-input string. The options are the catalogue's reading of xargs.
+func xargsPassesNames(c *syntax.CallExpr) bool {
+	var argv []string
+	for _, w := range c.Args {
+		v, ok := staticValue(w)
+		if !ok {
+			return false
+		}
+		argv = append(argv, v)
+	}
+	call, start, repl, ok := allowlist.XargsRead(argv)
+	if !ok {
+		return false
+	}
+	if repl != "" {
+		for _, w := range argv[start:] {
+			if strings.Contains(w, repl) && w != repl {
+				return false
+			}
+		}
+	}
+	for _, u := range call.Flags {
+		switch u.Canonical() {
+		case "-d", "--delimiter":
+			if u.Value != `\n` && u.Value != "\n" {
+				return false
+			}
+		case "-E", "-e", "--eof":
+			return false
+		}
+	}
+	return true
 }
 
 // mentionsXargs reports whether any word of c is xargs, however reached.
@@ -167,7 +253,14 @@ func listerRoots(c *syntax.CallExpr, piped bool) ([]string, bool) {
 			if a == "-H" || a == "-L" || a == "-P" {
 				continue
 			}
-			if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" {
+			// GNU find's other options before the starting points
+			// (-D debugopts, -Olevel) and "--": the starting points
+			// follow them, and "find -O3 ~" lists the home. Not read:
+			// not a lister.
+			if len(r) == 0 && (a == "-D" || strings.HasPrefix(a, "-O") || a == "--") {
+				return nil, false
+			}
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" || a == "," {
 				break
 			}
 			r = append(r, a)
@@ -221,12 +314,27 @@ func listerRoots(c *syntax.CallExpr, piped bool) ([]string, bool) {
 			// the working tree: --format and its like print text of
 			// their own, --with-tree names from any commit's tree.
 			// What the index names is judged too ([IndexFed]).
+			// Its operands are pathspecs: ":/" (the top of the work
+			// tree), "..", magic and globs reach beyond the directory
+			// walked, and -o lists untracked files there that the index
+			// does not hold. Only plain paths below it will do; they are
+			// the trees walked.
+			var specs []string
 			for _, a := range argv[2:] {
-				if strings.HasPrefix(a, "-") && !lsFilesBare[a] {
+				switch {
+				case a == "--":
+				case strings.HasPrefix(a, "-"):
+					if !lsFilesBare[a] {
+						return nil, false
+					}
+				case strings.HasPrefix(a, ":") || strings.HasPrefix(a, "/") || strings.ContainsAny(a, "*?[\\") ||
+					slices.Contains(strings.Split(a, "/"), ".."):
 					return nil, false
+				default:
+					specs = append(specs, a)
 				}
 			}
-			return []string{"."}, true
+			return dot(specs), true
 		}
 	}
 	return nil, false
