@@ -25,6 +25,33 @@ const maxIndexRead = 64 << 20
 // For anything else known is false and the caller asks git, so a form
 // this reader does not speak is never read differently from git.
 func readGitlinks(repo repository, environ []string) (paths []string, known bool) {
+	entries, known := readIndex(repo, environ)
+	if !known {
+		return nil, false
+	}
+	for _, e := range entries {
+		if e.gitlink() {
+			paths = append(paths, e.name)
+		}
+	}
+	return paths, true
+}
+
+// indexEntry is one entry of the index: its mode and path.
+type indexEntry struct {
+	mode uint32
+	name string
+}
+
+// gitlink reports git's S_ISGITLINK: "160644" is a gitlink too.
+func (e indexEntry) gitlink() bool { return e.mode&0o170000 == 0o160000 }
+
+// regular reports git's S_ISREG for an entry's mode.
+func (e indexEntry) regular() bool { return e.mode&0o170000 == 0o100000 }
+
+// readIndex reads the index's entries in process, as [readGitlinks]
+// describes; known is false for a form left to git.
+func readIndex(repo repository, environ []string) (entries []indexEntry, known bool) {
 	if getenv(environ, "GIT_INDEX_FILE") != "" {
 		return nil, false
 	}
@@ -80,11 +107,11 @@ func objectFormat(repo repository) (hashLen int, ok bool) {
 }
 
 // parseIndex reads an index file whose object names are hashLen bytes
-// and returns the paths of its gitlinks, in index order; ok is false for
+// and returns its entries, in index order; ok is false for
 // anything but a whole, checksummed version 2 or 3 index without the
 // extensions that move entries elsewhere (split index "link", sparse
 // directories "sdir").
-func parseIndex(data []byte, hashLen int) (gitlinks []string, ok bool) {
+func parseIndex(data []byte, hashLen int) (entries []indexEntry, ok bool) {
 	if len(data) < 12+hashLen || string(data[:4]) != "DIRC" {
 		return nil, false
 	}
@@ -144,9 +171,7 @@ func parseIndex(data []byte, hashLen int) (gitlinks []string, ok bool) {
 				return nil, false
 			}
 		}
-		if mode&0o170000 == 0o160000 { // git's S_ISGITLINK: "160644" is a gitlink too
-			gitlinks = append(gitlinks, string(name))
-		}
+		entries = append(entries, indexEntry{mode, string(name)})
 		off += entryLen
 	}
 	// Extensions until the checksum: a signature and a length each.
@@ -166,5 +191,5 @@ func parseIndex(data []byte, hashLen int) (gitlinks []string, ok bool) {
 		}
 		off += 8 + size
 	}
-	return gitlinks, true
+	return entries, true
 }

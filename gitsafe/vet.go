@@ -113,6 +113,11 @@ func vet(argv []string, dir string, environ []string, hardened bool) ([]Finding,
 	v.specialFiles(repo)
 	v.stateFiles(repo)
 	v.alternates(repo)
+	if v.inv.sub == "grep" {
+		if err := v.trackedLinks(repo); err != nil {
+			return append(findings, v.out...), err
+		}
+	}
 	if len(v.out) == 0 {
 		// Only a repository whose own configuration is inert is asked for
 		// its submodules: that runs git in it. A submodule's keys are
@@ -474,32 +479,94 @@ func lsFiles(repo repository, dir string, environ []string, what string, args ..
 	return out, nil
 }
 
-// gitlinks lists the paths of the submodules (mode 160000) in the index.
+// gitlinks lists the paths of the submodules (gitlinks) in the index.
 func gitlinks(repo repository, environ []string) ([]string, error) {
-	if paths, known := readGitlinks(repo, environ); known {
-		if len(paths) > maxGitlinks {
-			return nil, fmt.Errorf("more than %d submodules", maxGitlinks)
-		}
-		return paths, nil
-	}
-	out, err := lsFiles(repo, repo.top, environ, "the submodules", "--stage", "-z")
+	entries, err := indexEntries(repo, environ, "the submodules")
 	if err != nil {
 		return nil, err
 	}
 	var paths []string
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
-		mode, _, _ := bytes.Cut(meta, []byte{' '})
-		m, err := strconv.ParseUint(string(mode), 8, 32)
-		if !ok || err != nil || m&0o170000 != 0o160000 { // git's S_ISGITLINK: "160644" is a gitlink too
+	for _, e := range entries {
+		if !e.gitlink() {
 			continue
 		}
 		if len(paths) >= maxGitlinks {
 			return nil, fmt.Errorf("more than %d submodules", maxGitlinks)
 		}
-		paths = append(paths, string(p))
+		paths = append(paths, e.name)
 	}
 	return paths, nil
+}
+
+// indexEntries lists the index's entries: read in process where its form
+// is one [readIndex] knows, from "git ls-files --stage" otherwise (with
+// the command-scope overrides and under the timeout); what names the
+// list for an error.
+func indexEntries(repo repository, environ []string, what string) ([]indexEntry, error) {
+	if entries, known := readIndex(repo, environ); known {
+		return entries, nil
+	}
+	out, err := lsFiles(repo, repo.top, environ, what, "--stage", "-z")
+	if err != nil {
+		return nil, err
+	}
+	var entries []indexEntry
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
+		mode, _, _ := bytes.Cut(meta, []byte{' '})
+		m, err := strconv.ParseUint(string(mode), 8, 32)
+		if !ok || err != nil {
+			continue
+		}
+		entries = append(entries, indexEntry{uint32(m), string(p)})
+	}
+	return entries, nil
+}
+
+// trackedLinks finds the symbolic links git grep would follow: it reads
+// each tracked regular file from the working tree by its path, through
+// whatever the path's directories are there now. A directory of tracked
+// files replaced by a link to ~/.ssh made "git grep -h ." print
+// ~/.ssh/config (git diff and status check the leading directories;
+// grep does not).
+func (v *vetter) trackedLinks(repo repository) error {
+	if repo.top == "" {
+		return nil
+	}
+	entries, err := indexEntries(repo, v.environ, "the index")
+	if err != nil {
+		return err
+	}
+	if len(entries) > maxIndexNames {
+		return fmt.Errorf("the index holds more than %d names", maxIndexNames)
+	}
+	dirs := map[string]bool{}
+	for _, e := range entries {
+		if !e.regular() {
+			continue // git grep reads regular files only
+		}
+		// The file itself git grep does not follow (a tracked file
+		// replaced by a link is skipped); its directories it does.
+		parts := strings.Split(e.name, "/")
+		for i := 1; i < len(parts); i++ {
+			rel := strings.Join(parts[:i], "/")
+			if dirs[rel] {
+				continue
+			}
+			dirs[rel] = true
+			p := filepath.Join(repo.top, rel)
+			fi, err := os.Lstat(p)
+			if err != nil {
+				break // not checked out: git grep skips it
+			}
+			if fi.Mode()&os.ModeSymlink != 0 {
+				v.out = append(v.out, Finding{Key: "working tree", File: p,
+					Why: "a directory of tracked files is a symbolic link in the working tree, which git grep follows to read what it points to"})
+				return nil
+			}
+		}
+	}
+	return nil
 }
 
 // invocation is what git's global options say about a command.
