@@ -18,6 +18,12 @@ func TestRedTeamReaders(t *testing.T) {
 		argv  []string
 	}{
 		{"grep --dir recurse, the value in the next word", nil, []string{"grep", "--dir", "recurse", "SECRET", "~"}},
+		// BSD's cat (macOS) ends its options at the first operand: -v
+		// after one is a file, here a planted link to a key.
+		{"a flag word after an operand that names a planted link", func(w world) {
+			os.WriteFile(w.home+"/.ssh/id_rsa", []byte("KEY"), 0o600)
+			os.Symlink(w.home+"/.ssh/id_rsa", w.proj+"/-v")
+		}, []string{"cat", "notes.txt", "-v"}},
 		{"grep --directories recurse", nil, []string{"grep", "--directories", "recurse", "SECRET", "~"}},
 		{"grep -d recurse", nil, []string{"grep", "-d", "recurse", "SECRET", "~"}},
 		{"rg --unrestricted --unrestricted", func(w world) { os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o600) },
@@ -95,5 +101,11 @@ func TestRedTeamReaders(t *testing.T) {
 	os.WriteFile(w.proj+"/.gitignore", []byte("build/\n"), 0o644)
 	if got := resolve.Check(w.opts(), [][]string{{"rg", "TODO"}}, nil); len(got) != 0 {
 		t.Errorf("plain rg in a project with a .env: %v", got)
+	}
+	// A flag before any operand is a flag everywhere, whatever file
+	// shares its name.
+	os.Symlink(w.home+"/.ssh/id_rsa", w.proj+"/-n")
+	if got := resolve.Check(w.opts(), [][]string{{"cat", "-n", "notes.txt"}}, nil); len(got) != 0 {
+		t.Errorf("cat -n FILE with a file named -n: %v", got)
 	}
 }

@@ -150,6 +150,7 @@ func (r *resolver) command(argv []string, depth int) {
 			r.path(w, c, slices.Contains(listed, w))
 		}
 	}
+	r.flagFiles(words)
 	r.recursive(argv[0], words, argv)
 	if depth >= 4 {
 		return
@@ -157,6 +158,31 @@ func (r *resolver) command(argv []string, depth int) {
 	for _, inner := range r.runs(argv) {
 		if len(inner) > 0 {
 			r.command(inner, depth+1)
+		}
+	}
+}
+
+// flagFiles judges a word that looks like a flag but stands after an
+// operand, and names a file that exists, as that file: BSD's programs
+// (macOS) end their options at the first operand, as awk does everywhere,
+// so "cat notes -v" reads a planted "./-v" there, which may be a link to
+// a key. Only a file that exists is looked at: GNU's reading, a flag,
+// costs nothing more.
+func (r *resolver) flagFiles(words []string) {
+	operand := false
+	for _, w := range words {
+		switch {
+		case w == "--":
+			return // what follows is operands, judged as such
+		case !strings.HasPrefix(w, "-") || w == "-":
+			operand = true
+		case operand:
+			p := "./" + w
+			if abs := r.lexical(p); abs != "" {
+				if _, err := os.Lstat(abs); err == nil {
+					r.path(w, p, false)
+				}
+			}
 		}
 	}
 }
