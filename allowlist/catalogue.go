@@ -64,11 +64,13 @@ type Entry struct {
 	// every flag (the flag is put after the entry's words).
 	Example string
 
-	// shared are the program's global options (gh, docker, kubectl),
-	// read after Flags when the entry is first built: copying them into
-	// every subcommand's entry at start-up was a megabyte and a
-	// millisecond of every call.
-	shared []Flag
+	// shared are lists of flags the entry shares with others (git log's
+	// diff flags, a program's global options), read after Flags when the
+	// entry is first built: copying them into every entry at start-up
+	// was a megabyte and a millisecond of every call, and a literal that
+	// appends is built at start-up where one that names them is laid
+	// out in the binary.
+	shared [][]Flag
 
 	once  sync.Once
 	list  []Flag
@@ -343,7 +345,7 @@ func (e *Entry) FlagList() []Flag {
 
 func (e *Entry) build() {
 	e.once.Do(func() {
-		e.list = expandFlags(slices.Concat(e.Flags, e.shared))
+		e.list = expandFlags(slices.Concat(append([][]Flag{e.Flags}, e.shared...)...))
 		e.index = map[string]*Flag{}
 		for i := range e.list {
 			for _, n := range e.list[i].Names {
@@ -658,7 +660,7 @@ func (e *Entry) GlobRisk(glob string) bool {
 // name: read from the specs without building the entry, so that an init
 // can ask it of every entry at no cost.
 func (e *Entry) declares(name string) bool {
-	for f := range iterFlags(e.Flags, e.shared) {
+	for f := range iterFlags(append([][]Flag{e.Flags}, e.shared...)...) {
 		spec := f.spec
 		if spec == "" {
 			spec = f.Spec()

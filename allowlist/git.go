@@ -1,6 +1,9 @@
 package allowlist
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // git subcommands that only read, checked against git 2.4x's manual pages
 // (git-log, git-diff, git-rev-list, git-grep ...). Git accepts unique
@@ -62,7 +65,9 @@ var gitDiffFlags = []Flag{
 	Refuse(Runs, "--textconv", "runs textconv filter programs from configuration"),
 }
 
-var gitLogFlags = append([]Flag{
+// gitLogOwn are git log's flags beside the diff flags it shares
+// (gitLogFlags is both, as an entry reads them).
+var gitLogOwn = []Flag{
 	Use("-n, --max-count=N", "limit"), Use("--skip=N", "skips"), Use("--since=DATE, --after=DATE, --since-as-filter=DATE", "since"),
 	Use("--until=DATE, --before=DATE", "until"), Use("--author=PATTERN, --committer=PATTERN", "author"),
 	Use("--grep-reflog=PATTERN, --grep=PATTERN", "message"), Use("--all-match", "all match"), Use("--invert-grep", "inverts"),
@@ -94,7 +99,10 @@ var gitLogFlags = append([]Flag{
 	Use("--timestamp", "timestamps (rev-list)"), Use("--header", "raw headers (rev-list)"), Use("--disk-usage[=HUMAN]", "disk usage (rev-list)"),
 	Use("--unpacked", "unpacked (rev-list)"), Use("--missing=ACTION", "missing objects (rev-list)"),
 	Refuse(Runs, "--show-signature", "runs the gpg program from configuration"),
-}, gitDiffFlags...)
+}
+
+// gitLogFlags are git log's flags and the diff flags, for an entry.
+var gitLogFlags = [][]Flag{gitLogOwn, gitDiffFlags}
 
 // gitListOnly allows operands (patterns) only in the listing form of git
 // tag and git branch: otherwise a name creates a tag or a branch.
@@ -165,25 +173,25 @@ var gitEntries = []*Entry{
 		Use("--column[=OPTIONS], --no-column", "columns"), Use("--ahead-behind, --no-ahead-behind", "ahead/behind"),
 		Use("--renames, --no-renames, --find-renames[=N]", "renames"),
 	}},
-	{Words: []string{"git", "log"}, Note: "shows commit logs", Example: "git log", Numeric: true, Flags: gitLogFlags},
-	{Words: []string{"git", "whatchanged"}, Note: "shows commit logs with changes", Example: "git whatchanged", Numeric: true, Flags: gitLogFlags},
-	{Words: []string{"git", "rev-list"}, Note: "lists commits", Example: "git rev-list HEAD", Numeric: true, Flags: gitLogFlags},
-	{Words: []string{"git", "shortlog"}, Note: "summarises commit logs", Example: "git shortlog", Numeric: true, Flags: append([]Flag{
+	{Words: []string{"git", "log"}, Note: "shows commit logs", Example: "git log", Numeric: true, shared: gitLogFlags},
+	{Words: []string{"git", "whatchanged"}, Note: "shows commit logs with changes", Example: "git whatchanged", Numeric: true, shared: gitLogFlags},
+	{Words: []string{"git", "rev-list"}, Note: "lists commits", Example: "git rev-list HEAD", Numeric: true, shared: gitLogFlags},
+	{Words: []string{"git", "shortlog"}, Note: "summarises commit logs", Example: "git shortlog", Numeric: true, Flags: []Flag{
 		Use("-s, --summary", "counts"), Use("-n, --numbered", "sorts by count"), Use("-e, --email", "emails"), Use("--group=TYPE", "grouping"),
 		Use("-c", "by committer"),
 		Use("-w[=WIDTH]", "wrapping"), Use("--committer", "by committer"),
-	}, gitLogFlags...)},
-	{Words: []string{"git", "reflog", "show"}, Note: "shows the reflog", Example: "git reflog show", Numeric: true, Flags: gitLogFlags},
-	{Words: []string{"git", "reflog"}, Note: "shows the reflog", Example: "git reflog", Numeric: true, Flags: gitLogFlags, Operands: Operands{None: true}},
-	{Words: []string{"git", "stash", "list"}, Note: "lists stashes", Example: "git stash list", Numeric: true, Flags: gitLogFlags},
-	{Words: []string{"git", "diff"}, Note: "shows changes", Example: "git diff", Flags: append([]Flag{
+	}, shared: gitLogFlags},
+	{Words: []string{"git", "reflog", "show"}, Note: "shows the reflog", Example: "git reflog show", Numeric: true, shared: gitLogFlags},
+	{Words: []string{"git", "reflog"}, Note: "shows the reflog", Example: "git reflog", Numeric: true, shared: gitLogFlags, Operands: Operands{None: true}},
+	{Words: []string{"git", "stash", "list"}, Note: "lists stashes", Example: "git stash list", Numeric: true, shared: gitLogFlags},
+	{Words: []string{"git", "diff"}, Note: "shows changes", Example: "git diff", Flags: []Flag{
 		Use("--cached, --staged", "index"), Use("--merge-base", "merge base"), Use("--no-index", "two paths"),
 		Use("-1, --base, -2, --ours, -3, --theirs, -0", "stages"),
-	}, gitDiffFlags...)},
-	{Words: []string{"git", "show"}, Note: "shows objects", Example: "git show", Numeric: true, Flags: gitLogFlags},
-	{Words: []string{"git", "stash", "show"}, Note: "shows a stash", Example: "git stash show", Flags: append([]Flag{
+	}, shared: [][]Flag{gitDiffFlags}},
+	{Words: []string{"git", "show"}, Note: "shows objects", Example: "git show", Numeric: true, shared: gitLogFlags},
+	{Words: []string{"git", "stash", "show"}, Note: "shows a stash", Example: "git stash show", Flags: []Flag{
 		Use("-u, --include-untracked, --only-untracked", "untracked"),
-	}, gitDiffFlags...)},
+	}, shared: [][]Flag{gitDiffFlags}},
 	{Words: []string{"git", "branch"}, Note: "lists branches (a name needs --list)", Example: "git branch", Check: gitListOnly("--list"),
 		Operands: Operands{Strings: true}, Flags: []Flag{
 			Use("-a, --all", "all"), Use("-r, --remotes", "remotes"), Use("-l, --list", "lists branches matching patterns"),
@@ -326,18 +334,18 @@ var gitEntries = []*Entry{
 		Use("--ref=REF", "notes ref"),
 	}},
 	{Words: []string{"git", "bisect", "log"}, Note: "shows the bisect log", Example: "git bisect log", Operands: Operands{None: true}},
-	{Words: []string{"git", "diff-tree"}, Note: "compares trees", Example: "git diff-tree HEAD", Numeric: true, Flags: append([]Flag{
+	{Words: []string{"git", "diff-tree"}, Note: "compares trees", Example: "git diff-tree HEAD", Numeric: true, Flags: []Flag{
 		Use("--stdin", "reads commits from standard input"), Use("--root, --merge-base, --always, --no-commit-id, -v, -s", "output"),
-	}, gitLogFlags...)},
-	{Words: []string{"git", "diff-index"}, Note: "compares a tree with the index or working tree", Example: "git diff-index HEAD", Flags: append([]Flag{
+	}, shared: gitLogFlags},
+	{Words: []string{"git", "diff-index"}, Note: "compares a tree with the index or working tree", Example: "git diff-index HEAD", Flags: []Flag{
 		Use("--cached, --merge-base, -m", "modes"),
-	}, gitDiffFlags...)},
-	{Words: []string{"git", "diff-files"}, Note: "compares the index with the working tree", Example: "git diff-files", Flags: append([]Flag{
+	}, shared: [][]Flag{gitDiffFlags}},
+	{Words: []string{"git", "diff-files"}, Note: "compares the index with the working tree", Example: "git diff-files", Flags: []Flag{
 		Use("-q, -0, -1, --base, -2, --ours, -3, --theirs", "modes"),
-	}, gitDiffFlags...)},
-	{Words: []string{"git", "range-diff"}, Note: "compares two commit ranges", Example: "git range-diff a...b", Flags: append([]Flag{
+	}, shared: [][]Flag{gitDiffFlags}},
+	{Words: []string{"git", "range-diff"}, Note: "compares two commit ranges", Example: "git range-diff a...b", Flags: []Flag{
 		Use("--creation-factor=N, --no-dual-color, --left-only, --right-only, --no-notes, --notes[=REF]", "modes"),
-	}, gitDiffFlags...)},
+	}, shared: [][]Flag{gitDiffFlags}},
 	{Words: []string{"git", "annotate"}, Note: "shows who changed each line", Example: "git annotate f", Flags: []Flag{
 		Use("-b, --root, --show-stats, -l, -t, --reverse, --first-parent, -p, --porcelain, --incremental, --minimal, -c, -f, -n, -s, -e, -w, --no-textconv", "output"),
 		Use("-L RANGE", "lines"), Use("-M[=N], -C[=N]", "moves and copies"), Use("--encoding=ENCODING, --date=FORMAT, --abbrev=N, --since=DATE", "formats"),
@@ -381,7 +389,7 @@ var gitEntries = []*Entry{
 func init() {
 	for _, e := range gitEntries {
 		if !e.declares("--help") {
-			e.shared = gitHelp // read when the entry is first built: appending copied every entry's flags at start-up
+			e.shared = append(slices.Clip(e.shared), gitHelp) // read when the entry is first built: appending copied every entry's flags at start-up
 		}
 	}
 }

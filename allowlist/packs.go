@@ -68,7 +68,7 @@ func bounded(e *Entry, flag, without string) *Entry {
 
 // cobra programs (gh, docker, kubectl) take their global flags anywhere.
 func withGlobals(g *Entry, e *Entry) *Entry {
-	e.shared = g.Flags
+	e.shared = append(slices.Clip(e.shared), g.Flags)
 	return e
 }
 

@@ -298,7 +298,7 @@ var textEntries = []*Entry{
 	{Words: []string{"sha256sum"}, Note: "prints or checks SHA-256 sums", Example: "sha256sum f", Flags: sumFlags},
 	{Words: []string{"sha384sum"}, Note: "prints or checks SHA-384 sums", Example: "sha384sum f", Flags: sumFlags},
 	{Words: []string{"sha512sum"}, Note: "prints or checks SHA-512 sums", Example: "sha512sum f", Flags: sumFlags},
-	{Words: []string{"b2sum"}, Note: "prints or checks BLAKE2 sums", Example: "b2sum f", Flags: append([]Flag{Use("-l, --length=N", "digest bits")}, sumFlags...)},
+	{Words: []string{"b2sum"}, Note: "prints or checks BLAKE2 sums", Example: "b2sum f", Flags: []Flag{Use("-l, --length=N", "digest bits")}, shared: [][]Flag{sumFlags}},
 	{Words: []string{"cksum"}, Note: "prints or checks checksums", Example: "cksum f", Flags: []Flag{
 		Use("-a, --algorithm=TYPE", "digest"), Use("-c, --check", "checks sums listed in the files"), Use("-l, --length=N", "digest bits"),
 		Use("--tag", "BSD style"), Use("--untagged", "reversed style"), Use("--base64", "base64 digest"), Use("--raw", "raw digest"),

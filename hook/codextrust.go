@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -118,7 +119,9 @@ func (sp spec) codexEdit(doc *object, command string) (drop map[string]bool, add
 }
 
 // stateHeader matches a [hooks.state."KEY"] table header.
-var stateHeader = regexp.MustCompile(`^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*')\s*\]\s*(?:#.*)?$`)
+var stateHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*')\s*\]\s*(?:#.*)?$`)
+})
 
 // trustCodex writes (install) or removes (uninstall) the trust of
 // agentgate's entries in doc, in Codex's config.toml, keeping the rest of
@@ -137,7 +140,7 @@ func (s Setup) trustCodex(sp spec, drop map[string]bool, add []codexTrust, renam
 	for _, l := range lines {
 		if strings.HasPrefix(strings.TrimSpace(l), "[") {
 			skip = false
-			if m := stateHeader.FindStringSubmatch(strings.TrimRight(l, "\r\n")); m != nil {
+			if m := stateHeader().FindStringSubmatch(strings.TrimRight(l, "\r\n")); m != nil {
 				if key, ok := tomlKey(m[1]); ok && drop[key] {
 					skip = true
 					continue

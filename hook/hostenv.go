@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -327,7 +328,7 @@ func dotenvKeys(data []byte) []string {
 	text := strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n").Replace(string(data))
 	var keys []string
 	for _, line := range strings.Split(text, "\n") {
-		if m := dotenvLine.FindStringSubmatch(line); m != nil {
+		if m := dotenvLine().FindStringSubmatch(line); m != nil {
 			keys = append(keys, m[1])
 		}
 	}
@@ -337,7 +338,9 @@ func dotenvKeys(data []byte) []string {
 // dotenvLine is a line that sets a key, in dotenv's grammar (keys are
 // word characters, "." and "-"), a little wider: a colon with no blank
 // after it counts too.
-var dotenvLine = regexp.MustCompile(`^` + jsSpace + `*(?:export` + jsSpace + `+)?([\w.-]+)` + jsSpace + `*(?:=|:)`)
+var dotenvLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^` + jsSpace + `*(?:export` + jsSpace + `+)?([\w.-]+)` + jsSpace + `*(?:=|:)`)
+})
 
 // jsSpace is JavaScript's \s.
 const jsSpace = `[\t\n\v\f\r \x{00A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]`

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/internal/visible"
@@ -73,9 +74,11 @@ func shown(s string) string {
 // makeDirective are the lines that make what a target runs depend on more
 // than its own lines: another file, a condition, a macro. A Makefile with
 // one gets no proposal, since what is shown might not be what runs.
-var makeDirective = regexp.MustCompile(`^\s*(-?include|sinclude|ifeq|ifneq|ifdef|ifndef|define|override|export|vpath|\.[A-Z_]+\s*:)`)
+var makeDirective = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(-?include|sinclude|ifeq|ifneq|ifdef|ifndef|define|override|export|vpath|\.[A-Z_]+\s*:)`)
+})
 
-var makeTarget = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_.-]*)\s*:([^=]|$)`)
+var makeTarget = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_.-]*)\s*:([^=]|$)`) })
 
 // makefile proposes "make NAME" for each build name the Makefile has as
 // a target, with its whole recipe. make reads the first of GNUmakefile,
@@ -96,12 +99,12 @@ func makefile(dir string) []Command {
 		seen := map[string]bool{}
 		lines := strings.Split(string(data), "\n")
 		for _, line := range lines {
-			if makeDirective.MatchString(line) {
+			if makeDirective().MatchString(line) {
 				return nil
 			}
 		}
 		for i, line := range lines {
-			m := makeTarget.FindStringSubmatch(line)
+			m := makeTarget().FindStringSubmatch(line)
 			if m == nil {
 				continue
 			}

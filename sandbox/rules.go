@@ -2,7 +2,11 @@
 
 package sandbox
 
-import "golang.org/x/sys/unix"
+import (
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
 
 // The confinement as data: what each level may execute, write, and which
 // system calls the seccomp filter refuses. apply_linux.go turns these into
@@ -114,74 +118,79 @@ func refuse(reason string, errno unix.Errno, at levels, names ...string) []callR
 
 // callRules are the system calls the seccomp filter refuses. The filter
 // allows everything else: Landlock is the accept-list for files, and these
-// are what Landlock does not cover.
-var callRules = concat(
-	refuse("loads code into the kernel or replaces it", unix.EPERM, allLevels,
-		"init_module", "finit_module", "delete_module", "bpf", "perf_event_open", "kexec_load", "kexec_file_load", "reboot"),
-	refuse("changes mounts", unix.EPERM, allLevels,
-		"mount", "umount2", "pivot_root", "chroot", "swapon", "swapoff",
-		"fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr"),
-	refuse("enters or makes namespaces", unix.EPERM, allLevels, "unshare", "setns"),
-	// Landlock lets a process trace and read the memory of processes in
-	// its own domain, and without Yama nothing else stops it: a red team's
-	// command attached to the thread of agentgate that had confined it.
-	// No read-only command needs to.
-	refuse("traces or reads another process's memory or descriptors", unix.EPERM, allLevels,
-		"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp"),
-	refuse("reaches the kernel key ring", unix.EPERM, allLevels, "keyctl", "add_key", "request_key"),
-	refuse("runs system calls past the filter", unix.EPERM, allLevels, "io_uring_setup", "io_uring_enter", "io_uring_register"),
-	refuse("shares memory or messages with processes outside (System V and POSIX IPC)", unix.EPERM, allLevels,
-		"shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl", "semget", "semop", "semtimedop", "semctl",
-		"mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr"),
-	// clone3 takes its flags in a structure the filter cannot read: refused
-	// with ENOSYS, so that the C library falls back to clone, whose flags
-	// it can.
-	refuse("takes flags the filter cannot read", unix.ENOSYS, allLevels, "clone3"),
-	[]callRule{
-		{name: "clone", errno: unix.EPERM, at: allLevels, when: argBitsSet, arg: 0, mask: nsFlags,
-			reason: "makes a namespace (a user namespace holds every capability)"},
-		{name: "prlimit64", errno: unix.EPERM, at: allLevels, when: unlessAny, unless: []argIs{ownPid(0)},
-			reason: "changes another process's limits (RLIMIT_CPU kills it)"},
-		{name: "ioctl", errno: unix.EPERM, at: allLevels, when: argLowIn, arg: 1,
-			vals:   []uint32{unix.TIOCSTI, unix.TIOCLINUX, unix.TIOCEXCL, unix.TIOCSPGRP},
-			reason: "types into the terminal, locks others out of it, or hands it to another process group"},
-	},
-	// Landlock does not cover a file's metadata: its mode, owner, times and
-	// extended attributes can be changed by its owner without the right to
-	// write it. A workspace command builds and needs chmod; the read-only
-	// levels change nothing.
-	refuse("changes a file's mode, owner, times or attributes", unix.EPERM, readOnlyOnes,
-		"chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
-		"setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr", "setxattrat", "removexattrat",
-		"utime", "utimes", "futimesat", "utimensat"),
-	[]callRule{
-		{name: "ioctl", errno: unix.EPERM, at: readOnlyOnes, when: argLowIn, arg: 1, vals: []uint32{fsIocSetFlags, fsIocFSSetXattr, fsIocSetVersion},
-			reason: "changes a file's flags (chattr) or generation number"},
-	},
-	schedRules,
-	signalRules,
-	// A file descriptor executed by execveat (a memfd filled with a
-	// program) would be a way around Landlock's execute right.
-	refuse("executes a file descriptor", unix.EPERM, readOnlyOnes, "execveat"),
-	// Landlock does not cover a memfd (it is on no mount a rule can name),
-	// so one filled with a program would execute through /proc/self/fd.
-	// ENOSYS, as on a kernel without memfds: programs that use one as a
-	// buffer fall back to a file.
-	refuse("makes a memory file that could be executed through /proc/self/fd", unix.ENOSYS, readOnlyOnes, "memfd_create"),
-	// truncate(2) by path is Landlock's from ABI 3 only; a read-only
-	// command has no use for it on any kernel.
-	refuse("truncates a file", unix.EPERM, readOnlyOnes, "truncate"),
-	// No network: no socket; a socketpair only as a connected stream (a
-	// datagram one can send to any path-named socket); no connect, bind or
-	// addressed send.
-	refuse("opens a socket", unix.EACCES, noNetwork, "socket", "connect", "bind", "listen", "accept", "accept4"),
-	[]callRule{
-		{name: "socketpair", errno: unix.EACCES, at: noNetwork, when: argMaskedNot, arg: 1, mask: 0xf, vals: []uint32{unix.SOCK_STREAM},
-			reason: "makes a datagram socket that can send to any path"},
-		{name: "sendto", errno: unix.EACCES, at: noNetwork, when: argNonZero, arg: 4,
-			reason: "sends to an address"},
-	},
-)
+// are what Landlock does not cover. They are built when a filter is
+// (the confined command's helper), not at every agentgate start.
+var callRules = sync.OnceValue(func() []callRule { return callRuleList() })
+
+func callRuleList() []callRule {
+	return concat(
+		refuse("loads code into the kernel or replaces it", unix.EPERM, allLevels,
+			"init_module", "finit_module", "delete_module", "bpf", "perf_event_open", "kexec_load", "kexec_file_load", "reboot"),
+		refuse("changes mounts", unix.EPERM, allLevels,
+			"mount", "umount2", "pivot_root", "chroot", "swapon", "swapoff",
+			"fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr"),
+		refuse("enters or makes namespaces", unix.EPERM, allLevels, "unshare", "setns"),
+		// Landlock lets a process trace and read the memory of processes in
+		// its own domain, and without Yama nothing else stops it: a red team's
+		// command attached to the thread of agentgate that had confined it.
+		// No read-only command needs to.
+		refuse("traces or reads another process's memory or descriptors", unix.EPERM, allLevels,
+			"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp"),
+		refuse("reaches the kernel key ring", unix.EPERM, allLevels, "keyctl", "add_key", "request_key"),
+		refuse("runs system calls past the filter", unix.EPERM, allLevels, "io_uring_setup", "io_uring_enter", "io_uring_register"),
+		refuse("shares memory or messages with processes outside (System V and POSIX IPC)", unix.EPERM, allLevels,
+			"shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl", "semget", "semop", "semtimedop", "semctl",
+			"mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr"),
+		// clone3 takes its flags in a structure the filter cannot read: refused
+		// with ENOSYS, so that the C library falls back to clone, whose flags
+		// it can.
+		refuse("takes flags the filter cannot read", unix.ENOSYS, allLevels, "clone3"),
+		[]callRule{
+			{name: "clone", errno: unix.EPERM, at: allLevels, when: argBitsSet, arg: 0, mask: nsFlags,
+				reason: "makes a namespace (a user namespace holds every capability)"},
+			{name: "prlimit64", errno: unix.EPERM, at: allLevels, when: unlessAny, unless: []argIs{ownPid(0)},
+				reason: "changes another process's limits (RLIMIT_CPU kills it)"},
+			{name: "ioctl", errno: unix.EPERM, at: allLevels, when: argLowIn, arg: 1,
+				vals:   []uint32{unix.TIOCSTI, unix.TIOCLINUX, unix.TIOCEXCL, unix.TIOCSPGRP},
+				reason: "types into the terminal, locks others out of it, or hands it to another process group"},
+		},
+		// Landlock does not cover a file's metadata: its mode, owner, times and
+		// extended attributes can be changed by its owner without the right to
+		// write it. A workspace command builds and needs chmod; the read-only
+		// levels change nothing.
+		refuse("changes a file's mode, owner, times or attributes", unix.EPERM, readOnlyOnes,
+			"chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
+			"setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr", "setxattrat", "removexattrat",
+			"utime", "utimes", "futimesat", "utimensat"),
+		[]callRule{
+			{name: "ioctl", errno: unix.EPERM, at: readOnlyOnes, when: argLowIn, arg: 1, vals: []uint32{fsIocSetFlags, fsIocFSSetXattr, fsIocSetVersion},
+				reason: "changes a file's flags (chattr) or generation number"},
+		},
+		schedRules,
+		signalRules,
+		// A file descriptor executed by execveat (a memfd filled with a
+		// program) would be a way around Landlock's execute right.
+		refuse("executes a file descriptor", unix.EPERM, readOnlyOnes, "execveat"),
+		// Landlock does not cover a memfd (it is on no mount a rule can name),
+		// so one filled with a program would execute through /proc/self/fd.
+		// ENOSYS, as on a kernel without memfds: programs that use one as a
+		// buffer fall back to a file.
+		refuse("makes a memory file that could be executed through /proc/self/fd", unix.ENOSYS, readOnlyOnes, "memfd_create"),
+		// truncate(2) by path is Landlock's from ABI 3 only; a read-only
+		// command has no use for it on any kernel.
+		refuse("truncates a file", unix.EPERM, readOnlyOnes, "truncate"),
+		// No network: no socket; a socketpair only as a connected stream (a
+		// datagram one can send to any path-named socket); no connect, bind or
+		// addressed send.
+		refuse("opens a socket", unix.EACCES, noNetwork, "socket", "connect", "bind", "listen", "accept", "accept4"),
+		[]callRule{
+			{name: "socketpair", errno: unix.EACCES, at: noNetwork, when: argMaskedNot, arg: 1, mask: 0xf, vals: []uint32{unix.SOCK_STREAM},
+				reason: "makes a datagram socket that can send to any path"},
+			{name: "sendto", errno: unix.EACCES, at: noNetwork, when: argNonZero, arg: 4,
+				reason: "sends to an address"},
+		},
+	)
+}
 
 // ownPid lets a call through when its argument arg is 0: the scheduling
 // and limit calls take 0 for "this process".

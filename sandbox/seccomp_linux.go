@@ -177,7 +177,7 @@ func filter(l Level, k kernel) ([]bpf.RawInstruction, error) {
 		bpf.LoadAbsolute{Off: offNr, Size: 4},
 	}
 	prog = append(prog, foreignABI...)
-	for _, r := range callRules {
+	for _, r := range callRules() {
 		if !r.at.has(l) || (r.unscoped && k.signalScoped) {
 			continue
 		}

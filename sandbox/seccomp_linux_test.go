@@ -167,7 +167,7 @@ func TestFilter(t *testing.T) {
 	}
 	// Every unconditional rule, at the levels it applies to and not at
 	// the others.
-	for _, r := range callRules {
+	for _, r := range callRules() {
 		nr, ok, err := number(r.name)
 		if err != nil {
 			t.Fatal(err)
