@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -52,6 +53,9 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 			return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: f[0].Key,
 				Message: fmt.Sprintf("the repository's git configuration is not known to be inert: %s", f[0])})
 		}
+		if why, ok := e.trackedReads(j, argv, dirs[i], d, indexFed); !ok {
+			return gate.Escalate(d, why)
+		}
 		if indexFed && slices.Contains(argv, "ls-files") {
 			// xargs splits what git ls-files prints at blanks and reads
 			// quotes: a name of the index with one of them (which the
@@ -71,4 +75,52 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 		}
 	}
 	return d
+}
+
+// worktreeReaders are the git subcommands that read the working tree's
+// files by the paths the index holds.
+var worktreeReaders = map[string]bool{"git grep": true, "git diff": true, "git diff-files": true, "git diff-index": true}
+
+// trackedReads judges the paths the index holds where git reads them
+// from the working tree: git grep reads every tracked file, git diff each
+// changed one, and git ls-files hands them to xargs. git reads whatever
+// path an index holds, and the agent can write the index: an entry
+// "src/../../.ssh/id_rsa" or ".env" made git diff print the key or the
+// secrets (a red team's). A path git itself never adds asks; one that is
+// sensitive or protected asks when it is read (git grep: always; git
+// diff: when the file changed), unless the working tree's file is the
+// index's own object: then it tells nothing "git show :PATH" does not
+// (a tracked, unchanged .env.example).
+func (e *Engine) trackedReads(j *Judgement, argv []string, dir string, d gate.Decision, indexFed bool) (gate.Reason, bool) {
+	c, ok := allowlist.Read(j.Config.Rules, argv)
+	if !ok || c.Entry == nil {
+		return gate.Reason{}, true
+	}
+	name := c.Entry.Name()
+	listed := indexFed && name == "git ls-files"
+	if !listed && (!worktreeReaders[name] || c.Has("--cached", "--staged")) {
+		return gate.Reason{}, true
+	}
+	top, paths, err := gitsafe.TrackedPaths(dir, e.commandEnviron(d))
+	if err != nil {
+		return gate.Reason{Check: gate.CheckSensitive, Match: name, Source: "recursive read",
+			Message: fmt.Sprintf("cannot read the paths of the index %s reads: %v", name, err)}, false
+	}
+	compiled := j.Request.Paths.Compile()
+	for _, tp := range paths {
+		if !tp.Plain {
+			return gate.Reason{Check: gate.CheckSensitive, Match: tp.Name, Source: "recursive read",
+				Message: fmt.Sprintf("the index holds %q, a path git never adds, which %s reads from the working tree", tp.Name, name)}, false
+		}
+		if name == "git diff" || name == "git diff-files" || name == "git diff-index" {
+			if !tp.Changed {
+				continue
+			}
+		}
+		if check, pat, ok := compiled.MatchPath(filepath.Join(top, tp.Name)); ok && !tp.InIndex(top) {
+			return gate.Reason{Check: check, Match: tp.Name, Source: "recursive read",
+				Message: fmt.Sprintf("%s reads %s from the working tree, which may hold secrets or is protected (%s)", name, tp.Name, pat)}, false
+		}
+	}
+	return gate.Reason{}, true
 }

@@ -5,9 +5,13 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/agentgate/agentgate/internal/fsutil"
 )
@@ -37,10 +41,18 @@ func readGitlinks(repo repository, environ []string) (paths []string, known bool
 	return paths, true
 }
 
-// indexEntry is one entry of the index: its mode and path.
+// indexEntry is one entry of the index: its mode and path, and what git
+// compares with the working tree's file to tell whether it changed
+// (stat is false when they are not known: read from git ls-files).
 type indexEntry struct {
 	mode uint32
 	name string
+
+	stat                bool
+	mtimeSec, mtimeNsec uint32
+	ino, size           uint32
+	// oid is the entry's object name, in hex.
+	oid string
 }
 
 // gitlink reports git's S_ISGITLINK: "160644" is a gitlink too.
@@ -171,7 +183,10 @@ func parseIndex(data []byte, hashLen int) (entries []indexEntry, ok bool) {
 				return nil, false
 			}
 		}
-		entries = append(entries, indexEntry{mode, string(name)})
+		entries = append(entries, indexEntry{mode: mode, name: string(name), stat: true,
+			mtimeSec: binary.BigEndian.Uint32(body[off+8:]), mtimeNsec: binary.BigEndian.Uint32(body[off+12:]),
+			ino: binary.BigEndian.Uint32(body[off+20:]), size: binary.BigEndian.Uint32(body[off+36:]),
+			oid: hex.EncodeToString(body[off+40 : off+40+hashLen])})
 		off += entryLen
 	}
 	// Extensions until the checksum: a signature and a length each.
@@ -192,4 +207,123 @@ func parseIndex(data []byte, hashLen int) (entries []indexEntry, ok bool) {
 		off += 8 + size
 	}
 	return entries, true
+}
+
+// TrackedPath is a path the index holds, as a reader of the working tree
+// (git grep, git diff) reaches it.
+type TrackedPath struct {
+	// Name is the path as the index holds it, relative to the work tree.
+	Name string
+	// Plain reports whether git itself would add such a path: no empty,
+	// ".", ".." or ".git" component, not absolute. git reads any path an
+	// index holds, so one planted as "src/../../.ssh/id_rsa" is read
+	// there.
+	Plain bool
+	// Changed reports whether git diff would read the working tree's
+	// file: its size, modification time or inode differ from the
+	// index's, the index is too recent to tell (git's "racy" entries),
+	// or the index was read by git and holds no such data.
+	Changed bool
+
+	oid string
+}
+
+// TrackedPaths lists the regular files the index of the repository at
+// dir holds, with the work tree's top: the files git grep and git diff
+// read from the working tree. At most maxIndexNames; past that, an error.
+func TrackedPaths(dir string, environ []string) (top string, paths []TrackedPath, err error) {
+	repo, err := discover(dir, "", "", "")
+	if err != nil {
+		return "", nil, err
+	}
+	if repo.top == "" {
+		return "", nil, nil
+	}
+	entries, err := indexEntries(repo, environ, "the index")
+	if err != nil {
+		return "", nil, err
+	}
+	if len(entries) > maxIndexNames {
+		return "", nil, fmt.Errorf("the index holds more than %d names", maxIndexNames)
+	}
+	var indexTime time.Time
+	if fi, err := os.Stat(filepath.Join(repo.gitDir, "index")); err == nil {
+		indexTime = fi.ModTime()
+	}
+	for _, e := range entries {
+		if !e.regular() {
+			continue
+		}
+		paths = append(paths, TrackedPath{Name: e.name, Plain: plainPath(e.name), Changed: e.changed(filepath.Join(repo.top, e.name), indexTime), oid: e.oid})
+	}
+	return repo.top, paths, nil
+}
+
+// plainPath is git's verify_path, strictly: components that are not
+// empty, ".", "..", or ".git" in any case, and no leading "/".
+func plainPath(name string) bool {
+	if name == "" || strings.HasPrefix(name, "/") {
+		return false
+	}
+	for c := range strings.SplitSeq(name, "/") {
+		if c == "" || c == "." || c == ".." || strings.EqualFold(c, ".git") {
+			return false
+		}
+	}
+	return true
+}
+
+// changed reports whether git would compare the working tree's file at
+// p with the entry (see [TrackedPath.Changed]).
+func (e indexEntry) changed(p string, indexTime time.Time) bool {
+	if !e.stat {
+		return true
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return false // gone: git diff shows the deletion from the index's blob
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return true
+	}
+	mt := fi.ModTime()
+	entryTime := time.Unix(int64(e.mtimeSec), int64(e.mtimeNsec))
+	return uint32(fi.Size()) != e.size || uint32(mt.Unix()) != e.mtimeSec || uint32(mt.Nanosecond()) != e.mtimeNsec ||
+		uint32(st.Ino) != e.ino || !entryTime.Before(indexTime)
+}
+
+// maxHashed bounds the files [TrackedPath.InIndex] reads.
+const maxHashed = 16 << 20
+
+// InIndex reports whether the working tree's file at the path, under
+// top, holds exactly the index's object: its blob name, hashed as git
+// hashes it, is the entry's. Reading it then tells nothing the
+// repository does not hold already (git show :PATH prints it); the
+// agent, which cannot read a secret, cannot name one's object either.
+func (tp TrackedPath) InIndex(top string) bool {
+	if tp.oid == "" {
+		return false
+	}
+	data, err := fsutil.ReadRegular(filepath.Join(top, tp.Name), maxHashed)
+	if err != nil {
+		return false
+	}
+	header := fmt.Appendf(nil, "blob %d\x00", len(data))
+	var sum []byte
+	switch len(tp.oid) {
+	case 2 * sha1.Size:
+		h := sha1.New()
+		h.Write(header)
+		h.Write(data)
+		sum = h.Sum(nil)
+	case 2 * sha256.Size:
+		h := sha256.New()
+		h.Write(header)
+		h.Write(data)
+		sum = h.Sum(nil)
+	default:
+		return false
+	}
+	return hex.EncodeToString(sum) == tp.oid
 }

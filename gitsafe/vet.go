@@ -117,6 +117,18 @@ func vet(argv []string, dir string, environ []string, hardened bool) ([]Finding,
 		if err := v.trackedLinks(repo); err != nil {
 			return append(findings, v.out...), err
 		}
+		// --recurse-submodules (any abbreviation) greps each
+		// submodule's tracked files too, through its own working tree:
+		// not judged, so it asks when there is a submodule.
+		for _, a := range argv {
+			if name, _, _ := strings.Cut(a, "="); len(name) >= 5 && strings.HasPrefix("--recurse-submodules", name) {
+				if links, err := gitlinks(repo, environ); err != nil || len(links) > 0 {
+					v.out = append(v.out, Finding{Key: "--recurse-submodules",
+						Why: "git grep reads the submodules' tracked files too, through working trees that are not judged"})
+				}
+				break
+			}
+		}
 	}
 	if len(v.out) == 0 {
 		// Only a repository whose own configuration is inert is asked for
@@ -513,12 +525,15 @@ func indexEntries(repo repository, environ []string, what string) ([]indexEntry,
 	var entries []indexEntry
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
-		mode, _, _ := bytes.Cut(meta, []byte{' '})
-		m, err := strconv.ParseUint(string(mode), 8, 32)
-		if !ok || err != nil {
+		fields := strings.Fields(string(meta)) // MODE OID STAGE
+		if !ok || len(fields) != 3 {
 			continue
 		}
-		entries = append(entries, indexEntry{uint32(m), string(p)})
+		m, err := strconv.ParseUint(fields[0], 8, 32)
+		if err != nil {
+			continue
+		}
+		entries = append(entries, indexEntry{mode: uint32(m), name: string(p), oid: fields[1]})
 	}
 	return entries, nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentgate/agentgate/allowlist"
@@ -99,11 +100,25 @@ func has(opts []opt, names ...string) bool {
 // read from a file: the gate cannot see that list.
 func (r *resolver) listFromFile(prog string, words []string) {
 	prog = path.Base(prog)
+	// xargs -a in any spelling ("-ra list", "--arg=list"), as the
+	// catalogue reads xargs: a bundle hid it from a test of the word.
+	if prog == "xargs" {
+		if c, _, _, ok := allowlist.XargsRead(append([]string{prog}, words...)); ok {
+			for _, u := range c.Flags {
+				if u.Flag != nil && slices.Contains(u.Flag.Names, "--arg-file") {
+					r.add(gate.Reason{Check: gate.CheckSensitive, Match: u.Name, Source: "list of files",
+						Message: "xargs reads the names of the files to open from a file (-a), which the gate cannot see"})
+					return
+				}
+			}
+		}
+	}
 	for i, w := range words {
 		name, _, _ := strings.Cut(w, "=")
 		bad := ""
 		switch {
-		case abbreviates(name, "--files0-from", "--files-from", "--arg-file") &&
+		// rg takes no abbreviation, and its own --files lists files.
+		case prog != "rg" && abbreviates(name, "--files0-from", "--files-from", "--arg-file") &&
 			!(isGrep(prog) && strings.HasPrefix("--file", name)): // grep --file reads patterns, judged as a path
 			bad = name
 		case (prog == "file") && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--"):

@@ -205,12 +205,24 @@ func (r *resolver) runs(argv []string) [][]string {
 		if !ok {
 			return nil
 		}
+		// -execdir runs its command in each found file's directory: a
+		// relative path there is not the one judged from here ("find
+		// src/d -execdir cat ../../k {} +" read a planted link k).
+		inDir := slices.Contains(argv, "-execdir") || slices.Contains(argv, "-okdir")
 		var out [][]string
 		for _, e := range c.Execs {
 			var inner []string
 			for _, w := range e {
 				if w != "{}" {
 					inner = append(inner, w)
+				}
+			}
+			if inDir && len(inner) > 0 && r.o.PathWords != nil {
+				for _, w := range r.o.PathWords(inner)[1:] {
+					if !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") {
+						r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "find -execdir",
+							Message: fmt.Sprintf("find -execdir runs %s in each found file's directory, where the relative path %s is not the one judged", inner[0], quote(w))})
+					}
 				}
 			}
 			out = append(out, inner)

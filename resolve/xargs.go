@@ -154,8 +154,8 @@ func xargsPassesNames(c *syntax.CallExpr) bool {
 			if u.Value != `\n` && u.Value != "\n" {
 				return false
 			}
-		case "-E", "-e", "--eof":
-			return false
+		case "-E", "-e", "--eof", "-a", "--arg-file":
+			return false // not the pipe's names
 		}
 	}
 	return true

@@ -178,3 +178,73 @@ func TestSubmodulesHiddenFromTheVetter(t *testing.T) {
 }
 
 func be32Bytes(v uint32) []byte { return binary.BigEndian.AppendUint32(nil, v) }
+
+// TestIndexPathsAreJudged: git reads whatever path an index holds, and
+// the agent can write the index. An entry ".env" with another file's
+// object, or one named "src/../.env", made git diff and git grep print
+// the project's secrets (a red team's). Each plant is shown to print the
+// secret under plain git, then agentgate must refuse the command.
+func TestIndexPathsAreJudged(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed")
+	}
+	bin := agentgateBinary(t)
+	const secret = "SECRET=index-7c2e"
+	plant := func(t *testing.T, home, name string) string {
+		root := t.TempDir()
+		proj := filepath.Join(root, "proj")
+		// Outside the project, under a name no pattern calls secret:
+		// only the index path's ".." reaches it.
+		os.WriteFile(filepath.Join(root, "notes.txt"), []byte(secret+"\n"), 0o644)
+		os.MkdirAll(filepath.Join(proj, "src"), 0o755)
+		gitIn(t, home, proj, "init", "-q", ".")
+		os.WriteFile(filepath.Join(proj, "README"), []byte("hello\n"), 0o644)
+		gitIn(t, home, proj, "add", "README")
+		gitIn(t, home, proj, "commit", "-qm", "i")
+		os.WriteFile(filepath.Join(proj, ".env"), []byte(secret+"\n"), 0o600)
+		blob := gitIn(t, home, proj, "rev-parse", ":README")
+		placeholder := strings.Repeat("q", len(name))
+		gitIn(t, home, proj, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+placeholder)
+		p := filepath.Join(proj, ".git", "index")
+		b, _ := os.ReadFile(p)
+		i := bytes.Index(b, []byte(placeholder+"\x00"))
+		if i < 0 {
+			t.Fatal("no placeholder entry in the index")
+		}
+		copy(b[i:], name) // git update-index refuses such names; the agent writes the file
+		sum := sha1.Sum(b[:len(b)-sha1.Size])
+		copy(b[len(b)-sha1.Size:], sum[:])
+		os.WriteFile(p, b, 0o644)
+		return proj
+	}
+	for _, tc := range []struct{ name, command string }{
+		{".env", "git diff"},
+		{".env", "git grep -h SECRET"},
+		{"src/../.env", "git diff"},
+		{"src/../.env", "git grep -h SECRET"},
+		{"../notes.txt", "git diff"},
+		{"../notes.txt", "git grep -h SECRET"},
+	} {
+		t.Run(tc.name+" "+tc.command, func(t *testing.T) {
+			home := t.TempDir()
+			run := func(argv ...string) (string, error) {
+				c := exec.Command(argv[0], argv[1:]...)
+				c.Dir = plant(t, home, tc.name)
+				c.Env = append(os.Environ(), "HOME="+home, "AGENTGATE_TTY=none", "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat",
+					"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "cfg"))
+				out, err := c.CombinedOutput()
+				return string(out), err
+			}
+			if out, _ := run("sh", "-c", tc.command); !strings.Contains(out, secret) {
+				t.Fatalf("the plant prints nothing under plain %s, so the test shows nothing:\n%s", tc.command, out)
+			}
+			out, err := run(bin, "exec", "--non-interactive", "--", tc.command)
+			if strings.Contains(out, secret) {
+				t.Fatalf("agentgate ran %s and printed the secret:\n%s", tc.command, out)
+			}
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 126 {
+				t.Fatalf("agentgate exec %s: %v, want a denial (exit 126)\n%s", tc.command, err, out)
+			}
+		})
+	}
+}
