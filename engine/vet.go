@@ -98,7 +98,15 @@ func (e *Engine) trackedReads(j *Judgement, argv []string, dir string, d gate.De
 	}
 	name := c.Entry.Name()
 	listed := indexFed && name == "git ls-files"
-	if !listed && (!worktreeReaders[name] || c.Has("--cached", "--staged")) {
+	// git status -v -v prints the working tree's diff too.
+	verbose := 0
+	for _, u := range c.Flags {
+		if u.Flag != nil && slices.Contains(u.Flag.Names, "--verbose") {
+			verbose++
+		}
+	}
+	statusDiff := name == "git status" && verbose >= 2
+	if !listed && !statusDiff && (!worktreeReaders[name] || c.Has("--cached", "--staged")) {
 		return gate.Reason{}, true
 	}
 	top, paths, err := gitsafe.TrackedPaths(dir, e.commandEnviron(d))
@@ -111,11 +119,6 @@ func (e *Engine) trackedReads(j *Judgement, argv []string, dir string, d gate.De
 		if !tp.Plain {
 			return gate.Reason{Check: gate.CheckSensitive, Match: tp.Name, Source: "recursive read",
 				Message: fmt.Sprintf("the index holds %q, a path git never adds, which %s reads from the working tree", tp.Name, name)}, false
-		}
-		if name == "git diff" || name == "git diff-files" || name == "git diff-index" {
-			if !tp.Changed {
-				continue
-			}
 		}
 		if check, pat, ok := compiled.MatchPath(filepath.Join(top, tp.Name)); ok && !tp.InIndex(top) {
 			return gate.Reason{Check: check, Match: tp.Name, Source: "recursive read",

@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/agentgate/agentgate/internal/fsutil"
 )
@@ -41,18 +39,12 @@ func readGitlinks(repo repository, environ []string) (paths []string, known bool
 	return paths, true
 }
 
-// indexEntry is one entry of the index: its mode and path, and what git
-// compares with the working tree's file to tell whether it changed
-// (stat is false when they are not known: read from git ls-files).
+// indexEntry is one entry of the index: its mode, path and object name
+// (in hex).
 type indexEntry struct {
 	mode uint32
 	name string
-
-	stat                bool
-	mtimeSec, mtimeNsec uint32
-	ino, size           uint32
-	// oid is the entry's object name, in hex.
-	oid string
+	oid  string
 }
 
 // gitlink reports git's S_ISGITLINK: "160644" is a gitlink too.
@@ -183,10 +175,7 @@ func parseIndex(data []byte, hashLen int) (entries []indexEntry, ok bool) {
 				return nil, false
 			}
 		}
-		entries = append(entries, indexEntry{mode: mode, name: string(name), stat: true,
-			mtimeSec: binary.BigEndian.Uint32(body[off+8:]), mtimeNsec: binary.BigEndian.Uint32(body[off+12:]),
-			ino: binary.BigEndian.Uint32(body[off+20:]), size: binary.BigEndian.Uint32(body[off+36:]),
-			oid: hex.EncodeToString(body[off+40 : off+40+hashLen])})
+		entries = append(entries, indexEntry{mode: mode, name: string(name), oid: hex.EncodeToString(body[off+40 : off+40+hashLen])})
 		off += entryLen
 	}
 	// Extensions until the checksum: a signature and a length each.
@@ -219,17 +208,11 @@ type TrackedPath struct {
 	// index holds, so one planted as "src/../../.ssh/id_rsa" is read
 	// there.
 	Plain bool
-	// Changed reports whether git diff would read the working tree's
-	// file: its size, modification time or inode differ from the
-	// index's, the index is too recent to tell (git's "racy" entries),
-	// or the index was read by git and holds no such data.
-	Changed bool
-
-	oid string
+	oid   string
 }
 
-// TrackedPaths lists the regular files the index of the repository at
-// dir holds, with the work tree's top: the files git grep and git diff
+// TrackedPaths lists the paths the index of the repository at dir holds,
+// with the work tree's top: what git grep, git diff and git status -vv
 // read from the working tree. At most maxIndexNames; past that, an error.
 func TrackedPaths(dir string, environ []string) (top string, paths []TrackedPath, err error) {
 	repo, err := discover(dir, "", "", "")
@@ -246,15 +229,11 @@ func TrackedPaths(dir string, environ []string) (top string, paths []TrackedPath
 	if len(entries) > maxIndexNames {
 		return "", nil, fmt.Errorf("the index holds more than %d names", maxIndexNames)
 	}
-	var indexTime time.Time
-	if fi, err := os.Stat(filepath.Join(repo.gitDir, "index")); err == nil {
-		indexTime = fi.ModTime()
-	}
 	for _, e := range entries {
-		if !e.regular() {
-			continue
-		}
-		paths = append(paths, TrackedPath{Name: e.name, Plain: plainPath(e.name), Changed: e.changed(filepath.Join(repo.top, e.name), indexTime), oid: e.oid})
+		// Every entry, whatever its mode: git diff prints a regular
+		// file found where the index has a link or a gitlink (a type
+		// change), and git ls-files lists them all.
+		paths = append(paths, TrackedPath{Name: e.name, Plain: plainPath(e.name), oid: e.oid})
 	}
 	return repo.top, paths, nil
 }
@@ -271,26 +250,6 @@ func plainPath(name string) bool {
 		}
 	}
 	return true
-}
-
-// changed reports whether git would compare the working tree's file at
-// p with the entry (see [TrackedPath.Changed]).
-func (e indexEntry) changed(p string, indexTime time.Time) bool {
-	if !e.stat {
-		return true
-	}
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return false // gone: git diff shows the deletion from the index's blob
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return true
-	}
-	mt := fi.ModTime()
-	entryTime := time.Unix(int64(e.mtimeSec), int64(e.mtimeNsec))
-	return uint32(fi.Size()) != e.size || uint32(mt.Unix()) != e.mtimeSec || uint32(mt.Nanosecond()) != e.mtimeNsec ||
-		uint32(st.Ino) != e.ino || !entryTime.Before(indexTime)
 }
 
 // maxHashed bounds the files [TrackedPath.InIndex] reads.

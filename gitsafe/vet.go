@@ -741,6 +741,15 @@ func (v *vetter) judge(e entry, path string) (Finding, bool) {
 		if top == "" || !inside(wt, top) {
 			return Finding{Key: e.key, Why: "puts the working tree outside the project, where git reads and prints files"}, true
 		}
+		// The repository's own configuration may only name the top
+		// the judgement reads: elsewhere in the project, git grep and
+		// blame read a tree no check walked ("core.worktree = ../sub"
+		// with a link in sub printed a file outside the project).
+		// A submodule's (under .git/modules) names its checkout.
+		own := filepath.Dir(path) == v.repo.commonDir || filepath.Dir(path) == v.repo.gitDir
+		if own && fsutil.Resolve(wt) != fsutil.Resolve(top) {
+			return Finding{Key: e.key, Why: "moves the working tree to " + wt + ", which is not the tree the checks read"}, true
+		}
 	}
 	return Finding{}, false
 }

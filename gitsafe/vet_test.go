@@ -158,6 +158,13 @@ func TestVet(t *testing.T) {
 			os.MkdirAll(dir+"/vendor/objects", 0o755)
 			appendFile(t, dir+"/.git/objects/info/alternates", "../../vendor/objects\n")
 		}, argv: []string{"git", "log"}},
+		{name: "worktree elsewhere in the project", plant: func(t *testing.T, dir string) {
+			os.MkdirAll(dir+"/sub", 0o755)
+			git(t, dir, nil, "config", "core.worktree", "../sub")
+		}, argv: []string{"git", "grep", "x"}, want: "core.worktree"},
+		{name: "worktree at the top itself", plant: func(t *testing.T, dir string) {
+			git(t, dir, nil, "config", "core.worktree", dir)
+		}, argv: []string{"git", "grep", "x"}},
 		{name: "worktree outside the project", plant: func(t *testing.T, dir string) {
 			git(t, dir, nil, "config", "core.worktree", "/etc")
 		}, argv: []string{"git", "diff"}, want: "core.worktree"},

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -190,7 +191,7 @@ func TestIndexPathsAreJudged(t *testing.T) {
 	}
 	bin := agentgateBinary(t)
 	const secret = "SECRET=index-7c2e"
-	plant := func(t *testing.T, home, name string) string {
+	plant := func(t *testing.T, home, name string, mode uint32) string {
 		root := t.TempDir()
 		proj := filepath.Join(root, "proj")
 		// Outside the project, under a name no pattern calls secret:
@@ -212,24 +213,36 @@ func TestIndexPathsAreJudged(t *testing.T) {
 			t.Fatal("no placeholder entry in the index")
 		}
 		copy(b[i:], name) // git update-index refuses such names; the agent writes the file
+		if mode != 0 {
+			// The entry's mode: 62 bytes before its name (version 2).
+			copy(b[i-62+24:], binary.BigEndian.AppendUint32(nil, mode))
+		}
 		sum := sha1.Sum(b[:len(b)-sha1.Size])
 		copy(b[len(b)-sha1.Size:], sum[:])
 		os.WriteFile(p, b, 0o644)
 		return proj
 	}
-	for _, tc := range []struct{ name, command string }{
-		{".env", "git diff"},
-		{".env", "git grep -h SECRET"},
-		{"src/../.env", "git diff"},
-		{"src/../.env", "git grep -h SECRET"},
-		{"../notes.txt", "git diff"},
-		{"../notes.txt", "git grep -h SECRET"},
+	for _, tc := range []struct {
+		name, command string
+		mode          uint32
+	}{
+		{".env", "git diff", 0},
+		{".env", "git grep -h SECRET", 0},
+		{".env", "git status -vv", 0},
+		{"src/../.env", "git diff", 0},
+		{"src/../.env", "git grep -h SECRET", 0},
+		{"../notes.txt", "git diff", 0},
+		{"../notes.txt", "git grep -h SECRET", 0},
+		// Not a regular file in the index: git diff prints the file
+		// it finds there as a type change.
+		{".env", "git diff", 0o120000},
+		{"../notes.txt", "git diff", 0o160000},
 	} {
-		t.Run(tc.name+" "+tc.command, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s %s %o", tc.name, tc.command, tc.mode), func(t *testing.T) {
 			home := t.TempDir()
 			run := func(argv ...string) (string, error) {
 				c := exec.Command(argv[0], argv[1:]...)
-				c.Dir = plant(t, home, tc.name)
+				c.Dir = plant(t, home, tc.name, tc.mode)
 				c.Env = append(os.Environ(), "HOME="+home, "AGENTGATE_TTY=none", "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat",
 					"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "cfg"))
 				out, err := c.CombinedOutput()
