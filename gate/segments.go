@@ -697,6 +697,10 @@ func writtenScript(f *syntax.File) (string, bool) {
 	return found, found != ""
 }
 
+// StaticWords are the values of words as the gate reads them (see
+// [StaticValue]); ok is false when one has no static value.
+func StaticWords(ws []*syntax.Word) ([]string, bool) { return staticWords(ws) }
+
 func staticWords(ws []*syntax.Word) ([]string, bool) {
 	var out []string
 	for _, w := range ws {

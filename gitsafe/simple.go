@@ -113,15 +113,7 @@ func isSection(s string) bool {
 
 // isKey: a letter, then letters, digits and "-".
 func isKey(s string) bool {
-	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if !isAlnum(c) && c != '-' {
-			return false
-		}
-	}
-	return true
+	return isSection(s) && (s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
 }
 
 func isAlnum(c byte) bool {

@@ -97,13 +97,9 @@ func xargsInputs(text string, s *shparse.Script, depth int) (roots []string, bli
 
 // shellString is the text a "bash -c TEXT" (or sh, dash, zsh ...) runs.
 func shellString(c *syntax.CallExpr) (string, bool) {
-	var argv []string
-	for _, w := range c.Args {
-		v, ok := staticValue(w)
-		if !ok {
-			return "", false
-		}
-		argv = append(argv, v)
+	argv, ok := gate.StaticWords(c.Args)
+	if !ok {
+		return "", false
 	}
 	return gate.ShellText(argv)
 }
@@ -129,13 +125,9 @@ func inputRedirect(st *syntax.Stmt) bool {
 // newline ("-d Z" splits a planted name "Z.envZ" into .env) or an
 // end-of-input string. The options are the catalogue's reading of xargs.
 func xargsPassesNames(c *syntax.CallExpr) bool {
-	var argv []string
-	for _, w := range c.Args {
-		v, ok := staticValue(w)
-		if !ok {
-			return false
-		}
-		argv = append(argv, v)
+	argv, ok := gate.StaticWords(c.Args)
+	if !ok {
+		return false
 	}
 	call, start, repl, ok := allowlist.XargsRead(argv)
 	if !ok {
