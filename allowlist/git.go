@@ -360,7 +360,7 @@ var gitEntries = []*Entry{
 			Refuse(Writes, "-m REASON", "sets the ref"),
 		}},
 	{Words: []string{"git", "hash-object"}, Note: "computes object ids of files (not -w)", Example: "git hash-object f", Flags: []Flag{
-		Use("-t TYPE", "type"), Use("--stdin", "reads standard input"), Use("--stdin-paths", "reads paths from standard input"),
+		Use("-t TYPE", "type"), Use("--stdin", "reads standard input"), Refuse(Unjudged, "--stdin-paths", "hashes the files named on standard input, which the gate cannot see (an object id of a secret lets a planted index entry pass as the file's own)"),
 		Use("--path=PATH", "path for filters"), Use("--no-filters", "no filters"), Use("--literally", "any type"),
 		Refuse(Writes, "-w", "writes the object into the repository"),
 	}},

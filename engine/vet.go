@@ -2,9 +2,11 @@ package engine
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
@@ -115,14 +117,30 @@ func (e *Engine) trackedReads(j *Judgement, argv []string, dir string, d gate.De
 			Message: fmt.Sprintf("cannot read the paths of the index %s reads: %v", name, err)}, false
 	}
 	compiled := j.Request.Paths.Compile()
+	var linked []string
 	for _, tp := range paths {
 		if !tp.Plain {
 			return gate.Reason{Check: gate.CheckSensitive, Match: tp.Name, Source: "recursive read",
 				Message: fmt.Sprintf("the index holds %q, a path git never adds, which %s reads from the working tree", tp.Name, name)}, false
 		}
-		if check, pat, ok := compiled.MatchPath(filepath.Join(top, tp.Name)); ok && !tp.InIndex(top) {
+		abs := filepath.Join(top, tp.Name)
+		if check, pat, ok := compiled.MatchPath(abs); ok && !tp.InIndex(top) {
 			return gate.Reason{Check: check, Match: tp.Name, Source: "recursive read",
 				Message: fmt.Sprintf("%s reads %s from the working tree, which may hold secrets or is protected (%s)", name, tp.Name, pat)}, false
+		}
+		if fi, err := os.Lstat(abs); err == nil && fi.Mode().IsRegular() {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+				linked = append(linked, abs)
+			}
+		}
+	}
+	// A file with other names may be a hard link to a key: such files
+	// are judged as a reader's operands are (resolve), whatever their
+	// name ("ln ~/.ssh/id_rsa hl" tracked as hl).
+	if len(linked) > 0 {
+		if why := resolve.Check(resolve.Options{Cwd: top, Home: j.Request.Paths.Home, Paths: j.Request.Paths},
+			[][]string{append([]string{"cat"}, linked...)}, nil); len(why) > 0 {
+			return why[0], false
 		}
 	}
 	return gate.Reason{}, true

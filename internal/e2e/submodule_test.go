@@ -203,6 +203,11 @@ func TestIndexPathsAreJudged(t *testing.T) {
 		gitIn(t, home, proj, "add", "README")
 		gitIn(t, home, proj, "commit", "-qm", "i")
 		os.WriteFile(filepath.Join(proj, ".env"), []byte(secret+"\n"), 0o600)
+		// A key of the home, and a hard link to it under a plain name
+		// (the agent's user owns both; no read of the key is needed).
+		os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
+		os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte(secret+"\n"), 0o600)
+		os.Link(filepath.Join(home, ".ssh", "id_rsa"), filepath.Join(proj, "hl"))
 		blob := gitIn(t, home, proj, "rev-parse", ":README")
 		placeholder := strings.Repeat("q", len(name))
 		gitIn(t, home, proj, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+placeholder)
@@ -237,6 +242,8 @@ func TestIndexPathsAreJudged(t *testing.T) {
 		// it finds there as a type change.
 		{".env", "git diff", 0o120000},
 		{"../notes.txt", "git diff", 0o160000},
+		// A hard link to the home's key, tracked under a plain name.
+		{"hl", "git grep -h SECRET", 0},
 	} {
 		t.Run(fmt.Sprintf("%s %s %o", tc.name, tc.command, tc.mode), func(t *testing.T) {
 			home := t.TempDir()
