@@ -2,6 +2,7 @@ package allowlist_test
 
 import (
 	"os"
+	"slices"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -112,4 +113,16 @@ var awkPrograms = map[string]bool{
 	`{ x = 1. / 1 + / y / ; print > f }`:                        false, // no quote: the spans decide
 	`NR > 1 && /foo/ {print $1}`:                                true,
 	`$3 > 10 && /x/ {print "big"}`:                              false, // "/" and a quote: the text rule
+}
+
+// awk ends its options at the program (mawk, gawk): what follows is
+// files, "-v" and "-F" too, judged as the paths they are.
+func TestAwkEndsOptionsAtProgram(t *testing.T) {
+	c, ok := allowlist.Read(allowlist.Defaults(), []string{"awk", "{print}", "-v", "/h/.ssh/id_rsa"})
+	if !ok || !slices.Contains(c.Paths, "-v") && !slices.Contains(c.Operands, "-v") {
+		t.Fatalf("awk {print} -v FILE read as %+v, %v; want -v and FILE as operands", c, ok)
+	}
+	if !slices.Contains(c.Paths, "/h/.ssh/id_rsa") && !slices.Contains(c.Operands, "/h/.ssh/id_rsa") {
+		t.Fatalf("the file after -v is not an operand: %+v", c)
+	}
 }

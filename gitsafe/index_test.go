@@ -218,3 +218,13 @@ func FuzzIndexAgreesWithGit(f *testing.F) {
 		}
 	})
 }
+
+// A gitlink is any mode of type 0160000, as git's S_ISGITLINK reads it: a
+// planted "160644" hid a submodule from a test of the whole mode.
+func TestGitlinkModes(t *testing.T) {
+	for mode, want := range map[uint32]bool{0o160000: true, 0o160644: true, 0o160777: true, 0o100644: false, 0o120000: false, 0o040000: false} {
+		if got := (indexEntry{mode: mode}).gitlink(); got != want {
+			t.Errorf("mode %o: gitlink %v, want %v", mode, got, want)
+		}
+	}
+}

@@ -18,6 +18,9 @@ func TestRedTeamReaders(t *testing.T) {
 		argv  []string
 	}{
 		{"grep --dir recurse, the value in the next word", nil, []string{"grep", "--dir", "recurse", "SECRET", "~"}},
+		// The command xargs runs reads its own operands, whatever xargs
+		// is fed (GNU xargs runs it even with no input).
+		{"xargs runs a recursive reader of the home", nil, []string{"xargs", "grep", "-r", "SECRET", "~"}},
 		// BSD's cat (macOS) ends its options at the first operand: -v
 		// after one is a file, here a planted link to a key.
 		{"a flag word after an operand that names a planted link", func(w world) {

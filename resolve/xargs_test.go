@@ -40,6 +40,13 @@ func TestXargsInputs(t *testing.T) {
 		{`find ke\ys -type f | xargs cat`, "keys", false, true},
 		{`find $'keys' -type f | xargs cat`, "keys", false, true},
 		{`find k{e,}ys | xargs cat`, "", true, true},
+		// The program's reading, not a guess: find's options before its
+		// starting points, a shell string, xargs building paths.
+		{"find -O3 /h -type f | xargs cat", "", true, true},
+		{"find -- /h -type f | xargs cat", "", true, true},
+		{"bash -c 'find src -type f | xargs cat'", "src", false, true},
+		{"ls -d | xargs -I Q cat ../Qenv", "", true, true},
+		{"find . | xargs cat < list", "", true, true},
 	} {
 		roots, blind, found, _ := resolve.XargsInputs(shparse.Of(tt.text))
 		if strings.Join(roots, " ") != tt.roots || blind != tt.blind || found != tt.found {
