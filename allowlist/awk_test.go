@@ -2,9 +2,9 @@ package allowlist_test
 
 import (
 	"os"
-	"slices"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/agentgate/agentgate/allowlist"
