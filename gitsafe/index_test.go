@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -34,7 +35,10 @@ func gitlinksByGit(repo repository) ([]string, error) {
 	}
 	var paths []string
 	for _, rec := range bytes.Split(out, []byte{0}) {
-		if meta, p, ok := bytes.Cut(rec, []byte{'\t'}); ok && bytes.HasPrefix(meta, []byte("160000 ")) {
+		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
+		mode, _, _ := bytes.Cut(meta, []byte{' '})
+		// S_ISGITLINK, as git tests it: "160011" is a gitlink too.
+		if m, err := strconv.ParseUint(string(mode), 8, 32); ok && err == nil && m&0o170000 == 0o160000 {
 			paths = append(paths, string(p))
 		}
 	}
