@@ -58,23 +58,6 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 		if why, ok := e.trackedReads(j, argv, dirs[i], d, indexFed); !ok {
 			return gate.Escalate(d, why)
 		}
-		if indexFed && slices.Contains(argv, "ls-files") {
-			// xargs splits what git ls-files prints at blanks and reads
-			// quotes: a name of the index with one of them (which the
-			// tree that was walked may no longer hold) hands xargs'
-			// command a path no check saw.
-			names, err := gitsafe.IndexNames(dirs[i], e.commandEnviron(d))
-			if err != nil {
-				return gate.Escalate(d, gate.Reason{Check: gate.CheckSensitive, Match: "git ls-files", Source: "recursive read",
-					Message: fmt.Sprintf("cannot read the names git ls-files hands xargs: %v", err)})
-			}
-			for _, n := range names {
-				if strings.ContainsAny(n, " \t\n\r\v\f\"'\\") {
-					return gate.Escalate(d, gate.Reason{Check: gate.CheckSensitive, Match: n, Source: "recursive read",
-						Message: fmt.Sprintf("git ls-files lists %q, whose blank or quote xargs would split into other paths", n)})
-				}
-			}
-		}
 	}
 	return d
 }
@@ -119,6 +102,14 @@ func (e *Engine) trackedReads(j *Judgement, argv []string, dir string, d gate.De
 	compiled := j.Request.Paths.Compile()
 	var linked []string
 	for _, tp := range paths {
+		// xargs splits what git ls-files prints at blanks and reads
+		// quotes: a name of the index with one of them (which the tree
+		// that was walked may no longer hold) hands xargs' command a
+		// path no check saw.
+		if listed && strings.ContainsAny(tp.Name, " \t\n\r\v\f\"'\\") {
+			return gate.Reason{Check: gate.CheckSensitive, Match: tp.Name, Source: "recursive read",
+				Message: fmt.Sprintf("git ls-files lists %q, whose blank or quote xargs would split into other paths", tp.Name)}, false
+		}
 		if !tp.Plain {
 			return gate.Reason{Check: gate.CheckSensitive, Match: tp.Name, Source: "recursive read",
 				Message: fmt.Sprintf("the index holds %q, a path git never adds, which %s reads from the working tree", tp.Name, name)}, false

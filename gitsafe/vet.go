@@ -436,36 +436,6 @@ func (v *vetter) submodules(repo repository, depth int) error {
 	return nil
 }
 
-// IndexNames lists the paths the index of the repository at dir holds,
-// as "git ls-files" prints them (read with the command-scope overrides
-// and under the timeout): the names a "git ls-files | xargs ..." hands
-// its command, which may no longer be in the working tree (a red team's
-// index kept "x /tmp/w2" after the tree lost it; xargs split it into a
-// path to a key). At most maxIndexNames are listed; past that, an error.
-func IndexNames(dir string, environ []string) ([]string, error) {
-	repo, err := discover(dir, "", "", "")
-	if err != nil {
-		return nil, err
-	}
-	if repo.top == "" {
-		return nil, fmt.Errorf("no working tree at %s", dir)
-	}
-	out, err := lsFiles(repo, dir, environ, "the index", "-z")
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, rec := range bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
-		if len(names) >= maxIndexNames {
-			return nil, fmt.Errorf("the index holds more than %d names", maxIndexNames)
-		}
-		if len(rec) > 0 {
-			names = append(names, string(rec))
-		}
-	}
-	return names, nil
-}
-
 // maxIndexNames bounds [IndexNames].
 const maxIndexNames = 200000
 
