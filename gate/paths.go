@@ -46,21 +46,33 @@ type Paths struct {
 	flow *textFlow
 }
 
-type compiledPaths struct{ self, sensitive matcher }
+type compiledPaths struct {
+	self, sensitive matcher
+	// home and cwd are what the patterns were resolved with.
+	home, cwd string
+}
 
 // Compile prepares the patterns once, for a caller that judges many
-// commands with the same paths. Decide compiles them itself otherwise.
-// Change no field of the result: the compiled patterns would not follow.
+// commands with the same paths (the engine, for the gate, the resolver
+// and the vetter of one request). Decide compiles them itself otherwise.
+// Paths compiled already for the same home and working directory are
+// returned as they are. Change no other field of the result: the
+// compiled patterns would not follow.
 func (p Paths) Compile() Paths {
+	if c := p.compiled; c != nil && c.home == p.Home && c.cwd == p.Cwd {
+		return p
+	}
 	p.compiled = nil
-	c := &compiledPaths{p.matcher(p.Self), p.matcher(p.Sensitive)}
+	c := &compiledPaths{self: p.matcher(p.Self), sensitive: p.matcher(p.Sensitive), home: p.Home, cwd: p.Cwd}
 	p.compiled = c
 	return p
 }
 
 func (p Paths) matchers() (self, sensitive matcher) {
-	if p.compiled != nil {
-		return p.compiled.self, p.compiled.sensitive
+	// A split compound's cd moves Cwd after the paths were compiled:
+	// those are compiled anew.
+	if c := p.compiled; c != nil && c.home == p.Home && c.cwd == p.Cwd {
+		return c.self, c.sensitive
 	}
 	return p.matcher(p.Self), p.matcher(p.Sensitive)
 }
@@ -242,6 +254,14 @@ func compilePattern(text, value string) pattern {
 	if i := strings.IndexAny(value, "*?["); i >= 0 && strings.HasPrefix(value, "/") {
 		t.head = value[:strings.LastIndexByte(value[:i], '/')+1]
 	}
+	if value != "" && !strings.Contains(value, "/") {
+		// A name pattern: build puts these in names, and only there are
+		// examples read.
+		t.examples = []glob.Pattern{t.comps[0]}
+		if t.glob {
+			t.examples = []glob.Pattern{glob.Compile(glob.Escape(example(value, "x"))), glob.Compile(glob.Escape(example(value, "")))}
+		}
+	}
 	return t
 }
 
@@ -286,13 +306,7 @@ func (p Paths) build(patterns []string, lower bool) matcher {
 		case strings.Contains(pat, "/"):
 			m.inner = append(m.inner, newPattern(pat, fold("/"+strings.Trim(pat, "/"))))
 		case pat != "":
-			v := fold(pat)
-			t := newPattern(pat, v)
-			t.examples = []glob.Pattern{t.comps[0]}
-			if t.glob {
-				t.examples = []glob.Pattern{glob.Compile(glob.Escape(example(v, "x"))), glob.Compile(glob.Escape(example(v, "")))}
-			}
-			m.names = append(m.names, t)
+			m.names = append(m.names, newPattern(pat, fold(pat)))
 		}
 	}
 	return m
