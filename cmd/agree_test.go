@@ -159,20 +159,46 @@ func TestCheckAgreesWithExec(t *testing.T) {
 // A request's text is parsed once: the gate, the resolver that judges
 // what feeds xargs, and the inspector that shows the shell's reading all
 // read the one parse (issue 16), for an allowed command, an asked one
-// and one whose xargs input is judged.
+// and one whose xargs input is judged. A nested shell string is a text
+// of its own, parsed once too, however many layers read it (the gate's
+// rules, its flow of cd and assignments, the fork-bomb rule, the
+// resolver).
 func TestOneParsePerRequest(t *testing.T) {
 	home := t.TempDir()
-	for _, text := range []string{"git log --oneline | head -3", "rm -rf build && ls", "find . -type f | xargs wc -l"} {
+	for _, c := range []struct {
+		text   string
+		nested []string // the shell strings in it, each parsed once too
+	}{
+		{"git log --oneline | head -3", nil},
+		{"rm -rf build && ls", nil},
+		{"find . -type f | xargs wc -l", nil},
+		{"bash -c 'ls -la'", []string{"ls -la"}},
+		{"sh -c 'cd src && ls' && bash -c 'find . | xargs cat'", []string{"cd src && ls", "find . | xargs cat"}},
+		{`bash -c "bash -c 'git status'"`, []string{"bash -c 'git status'", "git status"}},
+	} {
 		env, _, _ := testEnv()
 		vars := map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "state"), "XDG_CONFIG_HOME": filepath.Join(home, ".config")}
 		env.Getenv = func(k string) string { return vars[k] }
 		env.Getwd = func() (string, error) { return home, nil }
 		env.Policy = filepath.Join(home, "no-policy.toml")
-		before := shparse.Parses()
-		checkRun(&CheckOptions{Env: env, Args: []string{text}, Session: "s1"})
-		checkRun(&CheckOptions{Env: env, Args: []string{text}, Session: "s1", JSON: true})
-		if n := shparse.Parses() - before; n != 2 {
-			t.Errorf("%q: %d parses for two checks, want one each", text, n)
+		for _, json := range []bool{false, true} {
+			parsed := map[string]int{}
+			stop := shparse.Trace(func(text string) { parsed[text]++ })
+			checkRun(&CheckOptions{Env: env, Args: []string{c.text}, Session: "s1", JSON: json})
+			stop()
+			for _, want := range append([]string{c.text}, c.nested...) {
+				if parsed[want] != 1 {
+					t.Errorf("%q: %q parsed %d times, want once", c.text, want, parsed[want])
+				}
+			}
+			// Other texts are the plain split's over-reading of a
+			// shell string, for the deny and ask rules ("bash -c 'ls
+			// -la'" split on blanks holds the text "ls").
+			for text, n := range parsed {
+				if n > 1 {
+					t.Errorf("%q: %q parsed %d times in one request", c.text, text, n)
+				}
+			}
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentgate/agentgate/internal/shparse"
 )
 
 // CheckCatastrophic names the built-in deny rules for commands that
@@ -103,7 +105,7 @@ func catastrophicScan(req Request, segs [][]string, file *syntax.File) (why Reas
 		unknown, isUnknown = catReason(CatastrophicDelete, "ln -s", "a link made in the same text may point anywhere, home included, and a recursive delete, chmod or chown follows it"), true
 	}
 	if !slices.Contains(req.Lift, CatastrophicForkBomb) {
-		if name, ok := forkBomb(req.Text, file); ok {
+		if name, ok := forkBomb(req.Script, req.Text, file); ok {
 			return catReason(CatastrophicForkBomb, name, fmt.Sprintf("defines %s to start itself again and again (a fork bomb), which stalls the machine", name)), true, Reason{}, false
 		}
 	}
@@ -772,15 +774,15 @@ func unquote(w string) string {
 
 // forkBomb finds a function that calls itself in a pipeline or in the
 // background, and is called: ":(){ :|:& };:" and its renamings.
-func forkBomb(text string, file *syntax.File) (string, bool) {
-	return forkBombIn(text, file, nil)
+func forkBomb(s *shparse.Script, text string, file *syntax.File) (string, bool) {
+	return forkBombIn(s, text, file, nil)
 }
 
 // forkBombIn finds a function that reaches itself, by name, through
 // $FUNCNAME, or through other functions ("a(){ b|b& }; b(){ a; }"), where
 // a function on the way starts a pipe or a background job. It reads the
 // text and every shell string in it ("bash -c ...", "env sh -c ...").
-func forkBombIn(text string, file *syntax.File, segs [][]string) (string, bool) {
+func forkBombIn(s *shparse.Script, text string, file *syntax.File, segs [][]string) (string, bool) {
 	if file == nil {
 		if c := strings.ReplaceAll(text, " ", ""); strings.Contains(c, ":(){:|:&};:") {
 			return ":", true
@@ -804,7 +806,7 @@ func forkBombIn(text string, file *syntax.File, segs [][]string) (string, bool) 
 				}
 				for i := 0; i+2 < len(argv); i++ {
 					if isShell(argv[i]) && argv[i+1] == "-c" {
-						if g, err := parse(argv[i+2]); err == nil {
+						if g, err := s.For(argv[i+2]); err == nil {
 							collect(g, depth+1)
 						}
 						break

@@ -83,8 +83,8 @@ func Decide(req Request) (d Decision) {
 		}
 	}()
 	file, perr := req.Script.For(req.Text)
-	req.Paths.flow = readFlow(req.Paths, file)
-	segs, limit := collect(req.Text, file, req.Paths.substitute)
+	req.Paths.flow = readFlow(req.Script, req.Paths, file)
+	segs, limit := collect(req.Script, req.Text, file, req.Paths.substitute)
 	complete := limit == ""
 	if len(req.Argv) > 0 {
 		segs = append([][]string{req.Argv}, segs...)
@@ -115,7 +115,7 @@ func Decide(req Request) (d Decision) {
 		// bypass mode does not run.
 		psegs := segs
 		if perr == nil && file != nil && d.verdict == Allow {
-			if p, ok := parsedSegments0(req.Text, file); ok {
+			if p, ok := parsedSegments0(req.Script, req.Text, file); ok {
 				psegs = p
 				if len(req.Argv) > 0 {
 					psegs = append([][]string{req.Argv}, psegs...)

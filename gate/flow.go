@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentgate/agentgate/internal/shparse"
 )
 
 // textFlow is what the gate learns by reading the text in order, as the
@@ -17,6 +19,8 @@ import (
 // counts whichever branch of "&&" or "||" it is on, and a name assigned
 // two different values, or one computed at run time, is unknown.
 type textFlow struct {
+	// script is the request's, which parses each nested text once.
+	script *shparse.Script
 	// vars are the names assigned a static value (tilde expanded), which
 	// override the environment's.
 	vars map[string]string
@@ -42,7 +46,7 @@ const maxFlowDirs = 64
 // readFlow reads the assignments and directory changes of the text and
 // of the scripts it passes to "bash -c". It returns nil when the text
 // does neither, so that the common case costs nothing more.
-func readFlow(p Paths, f *syntax.File) (fl *textFlow) {
+func readFlow(s *shparse.Script, p Paths, f *syntax.File) (fl *textFlow) {
 	if f == nil {
 		return nil
 	}
@@ -53,7 +57,7 @@ func readFlow(p Paths, f *syntax.File) (fl *textFlow) {
 			fl = &textFlow{cd: true, dirUnknown: true, unknown: map[string]bool{"": true}}
 		}
 	}()
-	fl = &textFlow{vars: map[string]string{}, unknown: map[string]bool{}}
+	fl = &textFlow{script: s, vars: map[string]string{}, unknown: map[string]bool{}}
 	fl.walk(p, f, 0)
 	if len(fl.vars) == 0 && len(fl.unknown) == 0 && !fl.cd && len(fl.outputs) == 0 {
 		return nil
@@ -191,7 +195,7 @@ func (fl *textFlow) call(p Paths, c *syntax.CallExpr, depth int) {
 			fl.cd, fl.dirUnknown = true, true // not read: anything may happen there
 			return
 		}
-		if sub, err := parse(argv[2]); err == nil && sub != nil {
+		if sub, err := fl.script.For(argv[2]); err == nil && sub != nil {
 			fl.walk(p, sub, depth+1)
 		}
 	}

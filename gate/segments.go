@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/internal/shparse"
 )
 
 // maxNesting bounds how deep segments looks into "bash -c" strings.
@@ -42,8 +43,8 @@ const maxWrapperWords = 6
 // wrappers (sudo, env, xargs ...) and directories stripped from the front.
 // limit names the bound that was reached when some were not collected:
 // "braces", "segments" or "bytes" ("" when none).
-func collect(text string, f *syntax.File, subst ...func(string) string) (segs [][]string, limit string) {
-	c := collector{parses: 1, raw: true}
+func collect(s *shparse.Script, text string, f *syntax.File, subst ...func(string) string) (segs [][]string, limit string) {
+	c := collector{script: s, parses: 1, raw: true}
 	if len(subst) > 0 {
 		c.subst = subst[0]
 	}
@@ -88,8 +89,8 @@ func incomplete(segs [][]string, limit string) Reason {
 // deny and ask rules, where reading more words only asks more; for paths
 // it reads a quoted pattern's "class .*(" as a word ".*" that could name
 // ~/.bashrc.
-func parsedSegments0(text string, f *syntax.File) (segs [][]string, complete bool) {
-	c := collector{parses: 1}
+func parsedSegments0(s *shparse.Script, text string, f *syntax.File) (segs [][]string, complete bool) {
+	c := collector{script: s, parses: 1}
 	c.file(text, f, 0)
 	return c.out, !c.full
 }
@@ -99,6 +100,8 @@ func parsedSegments0(text string, f *syntax.File) (segs [][]string, complete boo
 const maxParses = 16
 
 type collector struct {
+	// script is the request's, which parses each nested text once.
+	script *shparse.Script
 	out    [][]string
 	parses int
 	full   bool
@@ -117,7 +120,7 @@ func (c *collector) text(text string, depth int) {
 		return
 	}
 	c.parses++
-	f, _ := parse(text)
+	f, _ := c.script.For(text)
 	c.file(text, f, depth)
 }
 

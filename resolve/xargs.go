@@ -66,7 +66,7 @@ func xargsInputs(text string, s *shparse.Script, depth int) (roots []string, bli
 				if depth >= maxShellDepth {
 					return roots, true, true, indexFed
 				}
-				r, b, fd, ix := xargsInputs(inner, nil, depth+1)
+				r, b, fd, ix := xargsInputs(inner, s, depth+1)
 				roots, blind, found, indexFed = append(roots, r...), blind || b, found || fd, indexFed || ix
 			}
 		}

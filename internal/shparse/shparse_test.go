@@ -55,3 +55,36 @@ func TestOneParser(t *testing.T) {
 		t.Fatal("no syntax.NewParser found at all: the test reads nothing")
 	}
 }
+
+// A request's Script parses each nested text once, for every Script made
+// from it, and never hands one text's parse out as another's.
+func TestNestedParsedOnce(t *testing.T) {
+	parsed := map[string]int{}
+	stop := Trace(func(text string) { parsed[text]++ })
+	defer stop()
+	root := Of("bash -c 'ls -la'")
+	a, _ := root.For("ls -la")
+	b, _ := root.Of("ls -la").For("ls -la")
+	c, _ := root.Of("git status").For("ls -la")
+	if a != b || a != c {
+		t.Errorf("the nested text's parse differs between asks: %p %p %p", a, b, c)
+	}
+	if parsed["ls -la"] != 1 || parsed["git status"] != 1 || parsed["bash -c 'ls -la'"] != 1 {
+		t.Errorf("parses: %v, want one of each text", parsed)
+	}
+	if other, _ := root.For("ls -l"); other == a {
+		t.Error("the parse of one text was handed out for another")
+	}
+	// Another request keeps its own table.
+	if d, _ := Of("x").For("ls -la"); d == a {
+		t.Error("a second request reused the first one's parse")
+	}
+	// nil parses every time.
+	var none *Script
+	before := parsed["pwd"]
+	none.For("pwd")
+	none.For("pwd")
+	if parsed["pwd"]-before != 2 {
+		t.Errorf("a nil Script parsed pwd %d times for two asks", parsed["pwd"]-before)
+	}
+}
