@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -48,6 +50,44 @@ func BenchmarkHookGitStatus(b *testing.B) {
 			Self: func() (string, error) { return "/opt/agentgate", nil }}
 		if code := exitCode(hookRun(o), errb); code != 0 || !strings.Contains(out.String(), `"permissionDecision":"allow"`) {
 			b.Fatalf("exit %d: %s %s", code, out, errb)
+		}
+	}
+}
+
+// BenchmarkCheckGitGrep is one check of git grep in a repository of
+// 10,000 tracked files, in the process: every path of the index is
+// judged where git grep reads it (names, index form, hard links), which
+// is what this costs beside bench/hook.sh's small repository.
+func BenchmarkCheckGitGrep(b *testing.B) {
+	home := b.TempDir()
+	repo := filepath.Join(home, "repo")
+	for d := range 100 {
+		dir := filepath.Join(repo, "src", "pkg"+strconv.Itoa(d))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for f := range 100 {
+			if err := os.WriteFile(filepath.Join(dir, "file"+strconv.Itoa(f)+".go"), []byte("package x\n"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
+		c := exec.Command("git", args...)
+		c.Dir = repo
+		if out, err := c.CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		env, out, _ := testEnv()
+		vars := map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "state"), "XDG_CONFIG_HOME": filepath.Join(home, "cfg")}
+		env.Getenv = func(k string) string { return vars[k] }
+		env.Getwd = func() (string, error) { return repo, nil }
+		checkRun(&CheckOptions{Env: env, Args: []string{"git grep foo"}, Session: "s1"})
+		if !strings.Contains(out.String(), "decision: allow") {
+			b.Fatalf("git grep was not allowed: %s", out)
 		}
 	}
 }

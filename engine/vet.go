@@ -2,15 +2,14 @@ package engine
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
+	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/resolve"
 )
 
@@ -100,7 +99,7 @@ func (e *Engine) trackedReads(j *Judgement, argv []string, dir string, d gate.De
 			Message: fmt.Sprintf("cannot read the paths of the index %s reads: %v", name, err)}, false
 	}
 	compiled := j.Request.Paths.Compile()
-	var linked []string
+	names := make([]string, 0, len(paths))
 	for _, tp := range paths {
 		// xargs splits what git ls-files prints at blanks and reads
 		// quotes: a name of the index with one of them (which the tree
@@ -119,16 +118,12 @@ func (e *Engine) trackedReads(j *Judgement, argv []string, dir string, d gate.De
 			return gate.Reason{Check: check, Match: tp.Name, Source: "recursive read",
 				Message: fmt.Sprintf("%s reads %s from the working tree, which may hold secrets or is protected (%s)", name, tp.Name, pat)}, false
 		}
-		if fi, err := os.Lstat(abs); err == nil && fi.Mode().IsRegular() {
-			if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
-				linked = append(linked, abs)
-			}
-		}
+		names = append(names, tp.Name)
 	}
 	// A file with other names may be a hard link to a key: such files
 	// are judged as a reader's operands are (resolve), whatever their
 	// name ("ln ~/.ssh/id_rsa hl" tracked as hl).
-	if len(linked) > 0 {
+	if linked := fsutil.HardLinked(top, names); len(linked) > 0 {
 		if why := resolve.Check(resolve.Options{Cwd: top, Home: j.Request.Paths.Home, Paths: j.Request.Paths},
 			[][]string{append([]string{"cat"}, linked...)}, nil); len(why) > 0 {
 			return why[0], false

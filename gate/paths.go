@@ -214,6 +214,17 @@ type matcher struct {
 	// that ignores case (macOS's, Windows', a casefold directory) .ENV is
 	// .env and ~/.SSH is ~/.ssh (a red team's "cat .ENV" passed).
 	fold *matcher
+	// lower is set when every pattern is in lower case already: then a
+	// path in lower case meets fold exactly as it met the patterns, and
+	// fold is not tried (a git grep judges every path of the index).
+	lower bool
+	// literalNames indexes names' literal patterns by value, for paths:
+	// the position in names of the first one with that value.
+	literalNames map[string]int
+	// literalInner indexes inner's literal patterns by their first
+	// component (".ssh" for "/.ssh", ".git" for "/.git/config"): a path
+	// is tried only against those whose first component it holds.
+	literalInner map[string][]int
 }
 
 type pattern struct {
@@ -229,6 +240,9 @@ type pattern struct {
 	// the first glob character, checked first because it is cheap.
 	glob bool
 	head string
+	// slash is value with a slash after it, for the inner patterns'
+	// "a component anywhere" test.
+	slash string
 }
 
 func newPattern(text, value string) pattern {
@@ -247,7 +261,7 @@ func newPattern(text, value string) pattern {
 var patternCache sync.Map
 
 func compilePattern(text, value string) pattern {
-	t := pattern{text: text, value: value, glob: glob.Meta(value)}
+	t := pattern{text: text, value: value, glob: glob.Meta(value), slash: value + "/"}
 	for _, c := range strings.Split(strings.Trim(value, "/"), "/") {
 		t.comps = append(t.comps, glob.Compile(c))
 	}
@@ -268,8 +282,42 @@ func compilePattern(text, value string) pattern {
 func (p Paths) matcher(patterns []string) matcher {
 	m := p.build(patterns, false)
 	f := p.build(patterns, true)
+	m.indexInner()
+	f.indexInner()
 	m.fold = &f
+	m.lower = true
+	for _, t := range slices.Concat(m.prefixes, m.inner, m.names) {
+		m.lower = m.lower && strings.ToLower(t.value) == t.value
+	}
 	return m
+}
+
+func (m *matcher) indexInner() {
+	for i, t := range m.inner {
+		if t.glob {
+			continue
+		}
+		first, _, _ := strings.Cut(strings.TrimPrefix(t.value, "/"), "/")
+		if m.literalInner == nil {
+			m.literalInner = map[string][]int{}
+		}
+		m.literalInner[first] = append(m.literalInner[first], i)
+	}
+}
+
+// innerLiteral is the first of inner's literal patterns that the path
+// abs names: one with its components anywhere in abs, ending abs or
+// followed by more (inner's index when one does, -1 otherwise).
+func (m matcher) innerLiteral(abs string) int {
+	first := -1
+	for c := range strings.SplitSeq(abs, "/") {
+		for _, i := range m.literalInner[c] {
+			if t := m.inner[i]; (first < 0 || i < first) && (strings.HasSuffix(abs, t.value) || strings.Contains(abs, t.slash)) {
+				first = i
+			}
+		}
+	}
+	return first
 }
 
 func (p Paths) build(patterns []string, lower bool) matcher {
@@ -306,7 +354,16 @@ func (p Paths) build(patterns []string, lower bool) matcher {
 		case strings.Contains(pat, "/"):
 			m.inner = append(m.inner, newPattern(pat, fold("/"+strings.Trim(pat, "/"))))
 		case pat != "":
-			m.names = append(m.names, newPattern(pat, fold(pat)))
+			t := newPattern(pat, fold(pat))
+			if !t.glob {
+				if m.literalNames == nil {
+					m.literalNames = map[string]int{}
+				}
+				if _, ok := m.literalNames[t.value]; !ok {
+					m.literalNames[t.value] = len(m.names)
+				}
+			}
+			m.names = append(m.names, t)
 		}
 	}
 	return m
@@ -408,7 +465,11 @@ func (m matcher) match(abs string, isGlob bool) (string, bool) {
 		return pat, true
 	}
 	if m.fold != nil {
-		return m.fold.match0(strings.ToLower(abs), isGlob)
+		low := strings.ToLower(abs)
+		if m.lower && low == abs {
+			return "", false // fold would read the same path with the same patterns
+		}
+		return m.fold.match0(low, isGlob)
 	}
 	return "", false
 }
@@ -446,12 +507,18 @@ func (m matcher) match0(abs string, isGlob bool) (string, bool) {
 			}
 		}
 	}
-	for _, t := range m.inner {
+	firstLiteral := len(m.inner)
+	if !isGlob {
+		if i := m.innerLiteral(abs); i >= 0 {
+			firstLiteral = i
+		}
+	}
+	for i, t := range m.inner {
+		if i == firstLiteral {
+			return t.text, true
+		}
 		if !isGlob && !t.glob {
-			if strings.HasSuffix(abs, t.value) || strings.Contains(abs, t.value+"/") {
-				return t.text, true
-			}
-			continue
+			continue // looked up in innerLiteral
 		}
 		comps := word
 		if !isGlob {
@@ -468,7 +535,19 @@ func (m matcher) match0(abs string, isGlob bool) (string, bool) {
 	if isGlob {
 		baseGlob = word[len(word)-1]
 	}
-	for _, t := range m.names {
+	// A literal name is looked up; the glob names before it are tried
+	// first, so the first pattern in order is the one reported.
+	first := len(m.names)
+	if i, ok := m.literalNames[base]; ok {
+		first = i
+	}
+	for i, t := range m.names {
+		if i == first {
+			return t.text, true
+		}
+		if !isGlob && !t.glob {
+			continue // looked up
+		}
 		if nameMatch(t, base) {
 			return t.text, true
 		}

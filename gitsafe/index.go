@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/agentgate/agentgate/internal/fsutil"
 )
@@ -80,7 +81,35 @@ func readIndex(repo repository, environ []string) (entries []indexEntry, known b
 	if !ok {
 		return nil, false
 	}
-	return parseIndex(data, hashLen)
+	return lastIndex.parse(data, hashLen)
+}
+
+// lastIndex is the last index file parsed and its entries: one judgement
+// reads the index up to three times (its submodules, git grep's links,
+// the paths a reader reads), and a 30,000-file index takes a
+// millisecond or two to compare, ten to parse. Only bytes equal to the
+// ones parsed are taken as parsed, so a changed file is read anew.
+var lastIndex indexMemo
+
+type indexMemo struct {
+	mu      sync.Mutex
+	data    []byte
+	hashLen int
+	entries []indexEntry
+	ok      bool
+}
+
+// parse is [parseIndex], from memory when data is the last one parsed.
+// The entries are shared: callers only read them.
+func (m *indexMemo) parse(data []byte, hashLen int) ([]indexEntry, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.data != nil && m.hashLen == hashLen && bytes.Equal(m.data, data) {
+		return m.entries, m.ok
+	}
+	m.entries, m.ok = parseIndex(data, hashLen)
+	m.data, m.hashLen = data, hashLen
+	return m.entries, m.ok
 }
 
 // objectFormat is the length of the repository's object names, from

@@ -232,3 +232,49 @@ func TestGitlinkModes(t *testing.T) {
 		}
 	}
 }
+
+// The index is parsed once for the reads of one judgement, but a file
+// that changed is read anew, even at the same size (a rename of a
+// tracked file to a name as long): the memory holds only bytes equal to
+// the ones parsed.
+func TestIndexReadAnewWhenChanged(t *testing.T) {
+	dir := t.TempDir()
+	gitRun(t, dir, "init", "-q")
+	if err := os.WriteFile(filepath.Join(dir, "aa"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, dir, "add", "aa")
+	repo, err := discover(dir, "", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func() []string {
+		entries, known := readIndex(repo, nil)
+		if !known {
+			t.Fatal("the index was not read in process")
+		}
+		var out []string
+		for _, e := range entries {
+			out = append(out, e.name)
+		}
+		return out
+	}
+	before, err := os.Stat(filepath.Join(dir, ".git", "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(); !slices.Equal(got, []string{"aa"}) {
+		t.Fatalf("index names %q, want [aa]", got)
+	}
+	gitRun(t, dir, "mv", "aa", "bb")
+	after, err := os.Stat(filepath.Join(dir, ".git", "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Size() != after.Size() {
+		t.Fatalf("the index changed size (%d, %d): the test wants one as long", before.Size(), after.Size())
+	}
+	if got := names(); !slices.Equal(got, []string{"bb"}) {
+		t.Errorf("after git mv, index names %q, want [bb]", got)
+	}
+}
