@@ -565,9 +565,12 @@ func computedTarget(p Paths, segs [][]string) (pathHit, bool) {
 		// After "cd $D" a relative word may be anywhere: judge its first
 		// and last components as whole names ("cd $D && cp x .git/config").
 		for _, argv := range segs {
-			for _, w := range argv {
+			for i, w := range argv {
 				if w == "" || strings.ContainsAny(w[:1], "/~$-") {
 					continue
+				}
+				if i == 0 && !strings.Contains(w, "/") {
+					continue // a program name: looked up in PATH, not here
 				}
 				for _, c := range []string{w, path.Base(w)} {
 					if pat, ok := protectedTail(p, "/"+c); ok {
