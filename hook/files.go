@@ -3,7 +3,7 @@ package hook
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/agentgate/agentgate/sandbox"
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -11,8 +11,10 @@ import (
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/engine"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gitsafe"
 	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/internal/visible"
+	"github.com/agentgate/agentgate/sandbox"
 )
 
 // The agent's other doors: a host's file tools read, search and write
@@ -57,6 +59,9 @@ type fileTool struct {
 	// patch names a field holding a Codex patch, whose file headers
 	// name the paths it writes.
 	patch string
+	// nodeGlobs says listFields hold node-glob patterns (Gemini CLI's
+	// read_many_files), not bash's: see [nodeGlobVariants].
+	nodeGlobs bool
 }
 
 // FileUse is a file tool call, decoded.
@@ -67,6 +72,9 @@ type FileUse struct {
 	// from the event's cwd. A search with no path searches the cwd.
 	Paths   []string
 	Pattern string
+	// Trees and Includes are the directories a node-glob with a
+	// wildcard in a directory walks, and the names it reads there.
+	Trees, Includes []string
 }
 
 var claudeFileTools = map[string]fileTool{
@@ -83,7 +91,7 @@ var claudeFileTools = map[string]fileTool{
 
 var geminiFileTools = map[string]fileTool{
 	"read_file":       {access: FileRead, pathFields: []string{"file_path", "absolute_path", "path"}},
-	"read_many_files": {access: FileRead, listFields: []string{"include", "paths"}},
+	"read_many_files": {access: FileRead, listFields: []string{"include", "paths"}, nodeGlobs: true},
 	"grep_search":     {access: FileSearch, pathFields: []string{"dir_path", "path"}, pattern: "pattern"},
 	"glob":            {access: FileList, pathFields: []string{"dir_path", "path"}},
 	"list_directory":  {access: FileList, pathFields: []string{"dir_path", "path"}},
@@ -174,6 +182,15 @@ func decodeFile(tool string, t fileTool, raw json.RawMessage) (*FileUse, error) 
 			}
 			list = []string{s}
 		}
+		if t.nodeGlobs {
+			var all []string
+			for _, e := range list {
+				trees, includes, names := nodeGlobReads(e)
+				u.Trees, u.Includes = append(u.Trees, trees...), append(u.Includes, includes...)
+				all = append(all, names...)
+			}
+			list = all
+		}
 		u.Paths = append(u.Paths, list...)
 	}
 	if t.patch != "" {
@@ -192,7 +209,7 @@ func decodeFile(tool string, t fileTool, raw json.RawMessage) (*FileUse, error) 
 			u.Pattern = s
 		}
 	}
-	if (t.access == FileRead || t.access == FileWrite) && len(u.Paths) == 0 {
+	if (t.access == FileRead || t.access == FileWrite) && len(u.Paths)+len(u.Trees) == 0 {
 		return nil, malformed("%s names no file", tool)
 	}
 	return u, nil
@@ -208,10 +225,26 @@ func (u *FileUse) fileText() string {
 			b.WriteString(" .")
 		}
 	default:
+		if len(u.Paths) == 0 {
+			break
+		}
 		b.WriteString("cat --")
 	}
 	for _, p := range u.Paths {
 		b.WriteString(" " + Quote(p))
+	}
+	if len(u.Trees) > 0 {
+		if b.Len() > 0 {
+			b.WriteString(" && ")
+		}
+		b.WriteString("grep -r")
+		for _, in := range u.Includes {
+			b.WriteString(" --include=" + Quote(in))
+		}
+		b.WriteString(" -e '' --")
+		for _, t := range u.Trees {
+			b.WriteString(" " + Quote(t))
+		}
 	}
 	return b.String()
 }
@@ -276,30 +309,152 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 	j := g.Engine.Judge(g.proposal(h, ev, "true"), g.Config)
 	j.Request.Text = text
 	paths := g.Config.Paths(g.Home, ev.Cwd)
+	escalate := func(p, pat, why string) *engine.Judgement {
+		j.Decision = gate.Escalate(j.Decision, gate.Reason{Check: gate.CheckSelfProtect, Match: p, Rule: pat,
+			Message: fmt.Sprintf("%s writes %s, %s (%s)", u.Tool, shellWord(p), why, pat)})
+		return j
+	}
+	const changes = "which changes how commands run or what agentgate and the host allow"
+	roots := g.writeRoots()
 	for _, p := range u.Paths {
 		abs := p
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(ev.Cwd, abs)
 		}
 		abs = filepath.Clean(abs)
-		for _, cand := range []string{abs, writeTarget(abs)} {
+		target := writeTarget(abs)
+		// The home and the XDG directories are reached by their physical
+		// paths too (a symbolic link on the way to the home, FreeBSD's
+		// /home): each candidate is also read under the name the
+		// patterns use.
+		cands := []string{abs, target}
+		for _, c := range []string{abs, target} {
+			cands = append(cands, roots.logical(c)...)
+		}
+		for _, cand := range cands {
 			check, pat, ok := paths.MatchPath(cand)
 			if !ok || check != gate.CheckSelfProtect {
 				// Gemini CLI loads a project's .env (and .gemini/.env)
 				// into its own environment, which its hooks and shell
 				// inherit: writing one sets what steers them.
 				geminiEnv := h == Gemini && strings.EqualFold(filepath.Base(cand), ".env")
-				if !writeProtected(cand, g.Home) && !geminiEnv {
+				if !writeProtected(cand, g.Home) && !roots.protected(cand) && !geminiEnv {
 					continue
 				}
 				pat = filepath.Base(cand)
 			}
-			j.Decision = gate.Escalate(j.Decision, gate.Reason{Check: gate.CheckSelfProtect, Match: p, Rule: pat,
-				Message: fmt.Sprintf("%s writes %s, which changes how commands run or what agentgate and the host allow (%s)", u.Tool, shellWord(p), pat)})
-			return j
+			return escalate(p, pat, changes)
+		}
+		// A file with other names: one of them may be .git/config, a
+		// hook or ~/.bashrc, and a write changes them all (the host
+		// writes into the file, not a new one).
+		if fi, err := os.Lstat(target); err == nil && fi.Mode().IsRegular() && fsutil.Links(fi) > 1 {
+			return escalate(p, "a hard link", "a file with other names, which may be protected ones")
+		}
+		// git's own directories wherever the repository keeps them (a
+		// separate git directory, a .git file's gitdir, core.hooksPath):
+		// the person's next git command runs what is written there.
+		for _, dir := range uniq(filepath.Dir(target), ev.Cwd) {
+			state, err := gitsafe.StateDirs(dir, g.environ())
+			if err != nil {
+				return escalate(p, "git's state", "where git's state cannot be told apart: "+err.Error())
+			}
+			for _, d := range state {
+				if d != "" && (target == d || strings.HasPrefix(target, strings.TrimSuffix(d, "/")+"/")) {
+					return escalate(p, d, "a file of git's state or hooks, which the next git command trusts or runs")
+				}
+			}
 		}
 	}
 	return j
+}
+
+func uniq(a, b string) []string {
+	if a == b {
+		return []string{a}
+	}
+	return []string{a, b}
+}
+
+// environ is the hook's environment, as git would read it.
+func (g *Gate) environ() []string {
+	if g.Getenv == nil {
+		return nil
+	}
+	var out []string
+	for _, k := range []string{"HOME", "PATH", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"} {
+		if v := g.Getenv(k); v != "" {
+			out = append(out, k+"="+v)
+		}
+	}
+	if g.Home != "" {
+		out = append(out, "HOME="+g.Home)
+	}
+	return out
+}
+
+// writeRoots are the directories whose files writeProtected names
+// relative to the home, under each of their names: the home, and the
+// XDG configuration and state directories where they are set elsewhere.
+type writeRoots struct {
+	// home is the home's physical path when it differs from the name.
+	home, physicalHome string
+	// config and state are the XDG directories (physical), with what
+	// they stand for under the home.
+	xdg []xdgRoot
+}
+
+type xdgRoot struct{ dir, inHome string }
+
+func (g *Gate) writeRoots() writeRoots {
+	r := writeRoots{home: filepath.Clean(g.Home)}
+	if g.Home == "" {
+		return r
+	}
+	if phys := fsutil.Resolve(r.home); phys != r.home {
+		r.physicalHome = phys
+	}
+	for _, x := range []struct{ env, inHome string }{{"XDG_CONFIG_HOME", ".config"}, {"XDG_STATE_HOME", ".local/state"}, {"XDG_DATA_HOME", ".local/share"}} {
+		v := ""
+		if g.Getenv != nil {
+			v = g.Getenv(x.env)
+		}
+		if !filepath.IsAbs(v) {
+			continue
+		}
+		for _, d := range uniq(filepath.Clean(v), fsutil.Resolve(v)) {
+			r.xdg = append(r.xdg, xdgRoot{dir: d, inHome: x.inHome})
+		}
+	}
+	return r
+}
+
+// logical is p spelled under the home's name, where p is under the
+// home's physical path or an XDG directory.
+func (r writeRoots) logical(p string) []string {
+	var out []string
+	if r.physicalHome != "" {
+		if rest, ok := strings.CutPrefix(p, r.physicalHome); ok && (rest == "" || rest[0] == '/') {
+			out = append(out, r.home+rest)
+		}
+	}
+	for _, x := range r.xdg {
+		if rest, ok := strings.CutPrefix(p, x.dir); ok && (rest == "" || rest[0] == '/') {
+			out = append(out, filepath.Join(r.home, x.inHome)+rest)
+		}
+	}
+	return out
+}
+
+// protected reports a path under an XDG directory that writeProtected
+// names under the home (git's global config in $XDG_CONFIG_HOME/git).
+func (r writeRoots) protected(p string) bool {
+	for _, l := range r.logical(p) {
+		if writeProtected(l, r.home) {
+			return true
+		}
+	}
+	return false
 }
 
 // writeTarget is the file a write to abs changes: every link on the way
@@ -369,6 +524,181 @@ func quoteAll(ps []string) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = shellWord(p)
+	}
+	return out
+}
+
+// maxNodeGlobVariants bounds the bash globs one node-glob pattern is
+// read as; past it the pattern stands for every name, dot files too.
+const maxNodeGlobVariants = 64
+
+// nodeGlobReads is what the node-glob pattern p reads as Gemini CLI's
+// read_many_files runs it (dot: true, nocase: true, braces and
+// extglobs), in bash's dialect, which the gate judges: a red team's
+// "?env", "{.env,x}" and "+(.env)" read .env through it. Braces are
+// expanded; an extglob group "@(a|b)" is read as each alternative and as
+// "*". A form with a wildcard in a directory ("**/*.md") walks the tree
+// from its literal directory, dot directories too, as grep -r does: trees
+// and includes (the names read there, as grep's --include matches them,
+// a leading dot matched by "*"). Any other form is a list of names,
+// where a first wildcard also stands for a leading dot ("?env" for
+// ".env", "*rc" for ".*rc"), which bash's globs never match unwritten.
+// Case is the matcher's: it folds case already.
+func nodeGlobReads(p string) (trees, includes, names []string) {
+	if !strings.ContainsAny(p, "*?[{}()!+@") {
+		return nil, nil, []string{p}
+	}
+	var forms []string
+	for _, v := range braceVariants(p) {
+		forms = append(forms, extglobVariants(v)...)
+	}
+	for _, f := range forms {
+		slash := strings.LastIndexByte(f, '/')
+		if slash >= 0 && strings.ContainsAny(f[:slash], "*?[") {
+			i := strings.IndexAny(f, "*?[")
+			root := f[:strings.LastIndexByte(f[:i], '/')+1]
+			if root == "" {
+				root = "."
+			}
+			trees, includes = append(trees, root), append(includes, f[slash+1:])
+			continue
+		}
+		names = append(names, dotVariants(f)...)
+	}
+	if len(forms) > maxNodeGlobVariants || len(names) > maxNodeGlobVariants {
+		// Too many to list: the whole tree where the pattern's literal
+		// directory is.
+		i := strings.IndexAny(p, "*?[{}()!+@")
+		root := p[:strings.LastIndexByte(p[:i], '/')+1]
+		if root == "" {
+			root = "."
+		}
+		return []string{root}, []string{"*"}, nil
+	}
+	return trees, includes, names
+}
+
+// braceVariants expands the first brace group of p, recursively, the
+// alternatives split at top-level commas; an unmatched brace is literal.
+func braceVariants(p string) []string {
+	open := strings.IndexByte(p, '{')
+	if open < 0 {
+		return []string{p}
+	}
+	depth, end := 0, -1
+	var cuts []int
+	for i := open; i < len(p) && end < 0; i++ {
+		switch p[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				end = i
+			}
+		case ',':
+			if depth == 1 {
+				cuts = append(cuts, i)
+			}
+		}
+	}
+	if end < 0 {
+		return []string{p}
+	}
+	var alts []string
+	prev := open + 1
+	for _, c := range append(cuts, end) {
+		alts = append(alts, p[prev:c])
+		prev = c + 1
+	}
+	if len(cuts) == 0 {
+		// "{a}" or a range "{1..3}": node's braces expand ranges; read
+		// the group as any name.
+		alts = []string{"*"}
+	}
+	var out []string
+	for _, a := range alts {
+		for _, v := range braceVariants(p[:open] + a + p[end+1:]) {
+			if len(out) > maxNodeGlobVariants {
+				return out
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// extglobVariants reads each extglob group "X(a|b)" (X one of ?*+@!) of
+// p as "*" and as each of its alternatives.
+func extglobVariants(p string) []string {
+	for i := 0; i+1 < len(p); i++ {
+		if !strings.ContainsRune("?*+@!", rune(p[i])) || p[i+1] != '(' {
+			continue
+		}
+		depth, end := 0, -1
+		for k := i + 1; k < len(p) && end < 0; k++ {
+			switch p[k] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+				if depth == 0 {
+					end = k
+				}
+			}
+		}
+		if end < 0 {
+			return []string{p}
+		}
+		alts := append(strings.Split(p[i+2:end], "|"), "*")
+		var out []string
+		for _, a := range alts {
+			for _, v := range extglobVariants(p[:i] + a + p[end+1:]) {
+				if len(out) > maxNodeGlobVariants {
+					return out
+				}
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	return []string{p}
+}
+
+// dotVariants adds, for each component of p that starts with a
+// wildcard, the same with a leading dot matched: "?env" as ".env", "*"
+// and "**" as ".*", "[.e]nv" as ".nv".
+func dotVariants(p string) []string {
+	out := []string{""}
+	comps := strings.Split(p, "/")
+	for ci, c := range comps {
+		sep := "/"
+		if ci == 0 {
+			sep = ""
+		}
+		alts := []string{c}
+		switch {
+		case strings.HasPrefix(c, "?"):
+			alts = append(alts, "."+c[1:])
+		case strings.HasPrefix(c, "*"):
+			alts = append(alts, "."+c)
+		case strings.HasPrefix(c, "["):
+			if end := strings.IndexByte(c[1:], ']'); end >= 0 {
+				alts = append(alts, "."+c[end+2:])
+			} else {
+				alts = append(alts, ".*")
+			}
+		}
+		var next []string
+		for _, o := range out {
+			for _, a := range alts {
+				next = append(next, o+sep+a)
+			}
+		}
+		if len(next) > maxNodeGlobVariants {
+			return next[:maxNodeGlobVariants+1]
+		}
+		out = next
 	}
 	return out
 }
