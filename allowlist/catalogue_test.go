@@ -199,6 +199,11 @@ func TestXargsCommand(t *testing.T) {
 		{"xargs -n1 --", 0, "", false},     // no command: xargs runs echo
 		{"xargs --bogus rm", 0, "", false}, // not an option xargs is known to take
 		{"xargs -I", 0, "", false},
+		// GNU xargs takes --max-lines' value only after "=" (a red
+		// team's "xargs --max-lines sh cat" ran sh where cat was judged).
+		{"xargs --max-lines sh cat", 2, "", true},
+		{"xargs --max-lines=1 cat", 2, "", true},
+		{"xargs -L 1 cat", 3, "", true},
 	} {
 		argv := strings.Fields(tt.argv)
 		start, repl, ok := allowlist.XargsCommand(argv)

@@ -576,7 +576,7 @@ var xargsEntry = &Entry{Words: []string{"xargs"}, Note: "runs a read-only catalo
 		Use("-0, --null", "NUL-separated input"), Use("-a, --arg-file=FILE", "reads the words from FILE"),
 		Use("-d, --delimiter=SEP", "delimiter"), Use("-E EOF", "end-of-input string"), Use("-e[=EOF], --eof[=EOF]", "end-of-input string"),
 		Use("-I PATTERN", "puts each word in place of this string"), Use("-i[=PATTERN], --replace[=PATTERN]", "puts each word in place of {}"),
-		Use("-L N, --max-lines=N", "lines per command"), Use("-l[=N]", "lines per command"), Use("-n, --max-args=N", "words per command"),
+		Use("-L N", "lines per command"), Use("--max-lines[=N]", "lines per command: GNU xargs takes the value only after = (\"--max-lines sh cat\" runs sh), whatever its --help says"), Use("-l[=N]", "lines per command"), Use("-n, --max-args=N", "words per command"),
 		Use("-P, --max-procs=N", "parallel runs"), Use("-r, --no-run-if-empty", "no run without input"), Use("-s, --max-chars=N", "line length"),
 		Use("--show-limits", "limits"), Use("-t, --verbose", "prints commands"), Use("-x, --exit", "exits on long lines"), help(), version(),
 		Refuse(Unjudged, "-o, --open-tty", "gives the command the terminal"), Refuse(Unjudged, "-p, --interactive", "asks on the terminal"),

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -93,6 +94,40 @@ func (e *Engine) trackedReads(j *Judgement, argv []string, dir string, d gate.De
 	if !listed && !statusDiff && (!worktreeReaders[name] || c.Has("--cached", "--staged")) {
 		return gate.Reason{}, true
 	}
+	return e.judgeIndex(j, name, listed, gitCwd(argv, dir), d, 0)
+}
+
+// gitCwd is the directory git works in: dir moved by the -C options
+// before the subcommand ("git -C other diff" reads other's index).
+func gitCwd(argv []string, dir string) string {
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "-C" && i+1 < len(argv):
+			i++
+			if filepath.IsAbs(argv[i]) {
+				dir = argv[i]
+			} else if argv[i] != "" {
+				dir = filepath.Join(dir, argv[i])
+			}
+		case a == "-c" && i+1 < len(argv):
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return dir
+		}
+	}
+	return dir
+}
+
+// maxIndexDepth bounds how deep judgeIndex follows submodules.
+const maxIndexDepth = 3
+
+// judgeIndex judges the paths of the index of the repository at dir as
+// trackedReads says, and those of its checked-out submodules, whose
+// indexes git diff --submodule=diff and git status read too (a red
+// team's submodule index named ../../../.ssh/id_rsa).
+func (e *Engine) judgeIndex(j *Judgement, name string, listed bool, dir string, d gate.Decision, depth int) (gate.Reason, bool) {
 	top, paths, err := gitsafe.TrackedPaths(dir, e.commandEnviron(d))
 	if err != nil {
 		return gate.Reason{Check: gate.CheckSensitive, Match: name, Source: "recursive read",
@@ -105,9 +140,9 @@ func (e *Engine) trackedReads(j *Judgement, argv []string, dir string, d gate.De
 		// quotes: a name of the index with one of them (which the tree
 		// that was walked may no longer hold) hands xargs' command a
 		// path no check saw.
-		if listed && strings.ContainsAny(tp.Name, " \t\n\r\v\f\"'\\") {
+		if listed && (strings.ContainsAny(tp.Name, " \t\n\r\v\f\"'\\") || strings.HasPrefix(tp.Name, "-") || strings.Contains(tp.Name, "/-")) {
 			return gate.Reason{Check: gate.CheckSensitive, Match: tp.Name, Source: "recursive read",
-				Message: fmt.Sprintf("git ls-files lists %q, whose blank or quote xargs would split into other paths", tp.Name)}, false
+				Message: fmt.Sprintf("git ls-files lists %q, whose blank, quote or leading dash xargs would hand on as other paths or as an option", tp.Name)}, false
 		}
 		if !tp.Plain {
 			return gate.Reason{Check: gate.CheckSensitive, Match: tp.Name, Source: "recursive read",
@@ -127,6 +162,22 @@ func (e *Engine) trackedReads(j *Judgement, argv []string, dir string, d gate.De
 		if why := resolve.Check(resolve.Options{Cwd: top, Home: j.Request.Paths.Home, Paths: j.Request.Paths},
 			[][]string{append([]string{"cat"}, linked...)}, nil); len(why) > 0 {
 			return why[0], false
+		}
+	}
+	for _, tp := range paths {
+		if !tp.Gitlink || listed {
+			continue
+		}
+		sub := filepath.Join(top, tp.Name)
+		if _, err := os.Lstat(filepath.Join(sub, ".git")); err != nil {
+			continue // not checked out
+		}
+		if depth+1 >= maxIndexDepth {
+			return gate.Reason{Check: gate.CheckSensitive, Match: tp.Name, Source: "recursive read",
+				Message: fmt.Sprintf("%s reads submodules nested more than %d deep, whose indexes are not judged", name, maxIndexDepth)}, false
+		}
+		if why, ok := e.judgeIndex(j, name, false, sub, d, depth+1); !ok {
+			return why, false
 		}
 	}
 	return gate.Reason{}, true

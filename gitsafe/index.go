@@ -237,7 +237,10 @@ type TrackedPath struct {
 	// index holds, so one planted as "src/../../.ssh/id_rsa" is read
 	// there.
 	Plain bool
-	oid   string
+	// Gitlink is set for a submodule's entry: git diff --submodule=diff
+	// and git status read its own index and tree.
+	Gitlink bool
+	oid     string
 }
 
 // TrackedPaths lists the paths the index of the repository at dir holds,
@@ -262,7 +265,7 @@ func TrackedPaths(dir string, environ []string) (top string, paths []TrackedPath
 		// Every entry, whatever its mode: git diff prints a regular
 		// file found where the index has a link or a gitlink (a type
 		// change), and git ls-files lists them all.
-		paths = append(paths, TrackedPath{Name: e.name, Plain: plainPath(e.name), oid: e.oid})
+		paths = append(paths, TrackedPath{Name: e.name, Plain: plainPath(e.name), Gitlink: e.gitlink(), oid: e.oid})
 	}
 	return repo.top, paths, nil
 }

@@ -417,6 +417,27 @@ func (v *vetter) submodules(repo repository, depth int) error {
 		if len(nested.undecided) > 0 || nested.top == "" || fsutil.Resolve(nested.top) != fsutil.Resolve(sub) {
 			return fmt.Errorf("submodule %s: its git directory %s cannot be read as git would read it", p, dotgit)
 		}
+		// A submodule's core.worktree must name its own checkout:
+		// "worktree = ../../.." made the superproject's top its tree,
+		// and git diff --submodule=diff read the top's .env by the
+		// submodule's index.
+		for _, dir := range uniqDirs(nested.gitDir, nested.commonDir) {
+			data, err := fsutil.ReadRegular(filepath.Join(dir, "config"), maxConfigSize)
+			if err != nil {
+				continue
+			}
+			entries, err := listConfig(data)
+			if err != nil {
+				return fmt.Errorf("submodule %s: cannot read %s: %v", p, filepath.Join(dir, "config"), err)
+			}
+			for _, e := range entries {
+				if strings.EqualFold(e.key, "core.worktree") && fsutil.Resolve(rawJoin(dir, e.value)) != fsutil.Resolve(sub) {
+					v.out = append(v.out, Finding{Key: e.key, File: filepath.Join(dir, "config"),
+						Why: "moves a submodule's working tree to " + e.value + ", which is not its checkout"})
+					return nil
+				}
+			}
+		}
 		files, err := nested.configFiles()
 		if err != nil {
 			return err
@@ -427,6 +448,10 @@ func (v *vetter) submodules(repo repository, depth int) error {
 				return err
 			}
 		}
+		// git status and diff run git in the submodule too, which opens
+		// its state files: a FIFO there hung git status for good.
+		v.specialFiles(nested)
+		v.stateFiles(nested)
 		if len(v.out) == before {
 			if err := v.submodules(nested, depth+1); err != nil {
 				return err
@@ -957,4 +982,11 @@ func rel(root, p string) string {
 func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
+}
+
+func uniqDirs(a, b string) []string {
+	if a == b || b == "" {
+		return []string{a}
+	}
+	return []string{a, b}
 }

@@ -127,6 +127,19 @@ var steering = []struct{ name, why string }{
 	{"R_ENVIRON*", "names R's environment file"},
 	{"HOSTALIASES", "renames hosts for the resolver"},
 	{"NETRC", "names the credentials file of curl and others"},
+	// A red team's: each names a program run in place of another.
+	{"RUSTC", "runs a program in place of rustc"},
+	{"RUSTDOC", "runs a program in place of rustdoc"},
+	{"CC", "runs a program in place of the C compiler (make, cgo, pip builds)"},
+	{"CXX", "runs a program in place of the C++ compiler"},
+	{"CPP", "runs a program in place of the C preprocessor"},
+	{"LD", "runs a program in place of the linker"},
+	{"AR", "runs a program in place of ar"},
+	{"BROWSER", "runs a program to open a URL"},
+	{"SUDO_ASKPASS", "runs a program to ask for sudo's password"},
+	{"GOPROXY", "makes go fetch modules from another server"},
+	{"GOPRIVATE", "makes go fetch modules without the checksum database"},
+	{"GONOSUMDB", "makes go fetch modules without the checksum database"},
 	// By their form: variables that add options, flags or start-up code
 	// to some program, or preload into it (CFLAGS=-wrapper runs a
 	// program from gcc; MAVEN_OPTS, GRADLE_OPTS, SBT_OPTS, DENO_*, ...).
