@@ -1,13 +1,17 @@
 package engine
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
 	"github.com/agentgate/agentgate/runner"
+	"github.com/agentgate/agentgate/sandbox"
 )
 
 // Plan resolves how j's command runs, so that what runs is what the gate
@@ -29,8 +33,12 @@ func (e *Engine) Plan(j *Judgement, auto bool) (runner.Plan, error) {
 	default:
 		p = e.shellPlan(req.Text)
 	}
-	if err != nil || !auto {
+	if err != nil {
 		return p, err
+	}
+	if !auto {
+		p.Sandbox = e.guard(j)
+		return p, nil
 	}
 	// What runs on its own gets the accept-listed environment, which the
 	// git and pack checks judged.
@@ -134,4 +142,76 @@ func CleanShellEnv(environ []string) []string {
 		out = append(out, kv)
 	}
 	return out
+}
+
+// elevators run what follows them as another user: a command through one
+// is not guarded (the user namespace a guard needs for a user other than
+// root keeps sudo from working, and root can undo a guard anyway).
+var elevators = map[string]bool{"sudo": true, "doas": true, "su": true, "pkexec": true, "run0": true, "sudoedit": true}
+
+// guard is the specification that keeps agentgate's own directories
+// read-only for a command it runs unconfined (approved, bypassed):
+// [sandbox.Spec.Guard]. nil where the system cannot (not Linux) or the
+// command goes through sudo and the like. The directories are made if
+// missing: an absent ~/.config/agentgate is where a planted script would
+// put a config.toml with mode = "bypass".
+func (e *Engine) guard(j *Judgement) *sandbox.Spec {
+	if !sandbox.CanGuard {
+		return nil
+	}
+	if runsElevated(j.Request.Script.For(j.Request.Text)) {
+		return nil
+	}
+	home := j.Request.Paths.Home
+	var dirs []string
+	seen := map[string]bool{}
+	for _, d := range []string{e.ConfigDir, e.StateDir, dirOf(e.AuditLog), dirOf(e.UserConfig)} {
+		if d == "" || !filepath.IsAbs(d) {
+			continue
+		}
+		_ = os.MkdirAll(d, 0o700)
+		r, err := filepath.EvalSymlinks(d)
+		if err != nil || seen[r] {
+			continue
+		}
+		if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
+			continue
+		}
+		seen[r] = true
+		dirs = append(dirs, r)
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	root := "/"
+	if h, err := filepath.EvalSymlinks(home); err == nil && home != "" {
+		root = h
+	}
+	return &sandbox.Spec{Level: sandbox.None, Root: root, Guard: dirs}
+}
+
+func dirOf(p string) string {
+	if p == "" {
+		return ""
+	}
+	return filepath.Dir(p)
+}
+
+// runsElevated reports a simple command of the text whose program is an
+// elevator ("sudo make install"). A word that is not static is none: the
+// guard then stays, and what fails is sudo, not the guard.
+func runsElevated(f *syntax.File, err error) bool {
+	if err != nil || f == nil {
+		return false
+	}
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			if v, ok := gate.StaticValue(c.Args[0]); ok && elevators[filepath.Base(v)] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -143,6 +143,16 @@ func Run(p Plan) (int, error) {
 	signal.Notify(sigs, Forwarded...)
 	defer signal.Stop(sigs)
 	if err := c.Start(); err != nil {
+		if p.Sandbox != nil && p.Sandbox.Guarding() {
+			// The kernel refused the namespaces (unprivileged user
+			// namespaces turned off, as Ubuntu 24.04's AppArmor does):
+			// the command the person approved runs, without the guard.
+			fmt.Fprintf(os.Stderr, "agentgate: note: agentgate's own files are not kept read-only for this command: %v\n", err)
+			signal.Stop(sigs)
+			q := p
+			q.Sandbox = nil
+			return Run(q)
+		}
 		return 0, &NotFoundError{Name: p.Argv[0], Err: err}
 	}
 	done := make(chan struct{})

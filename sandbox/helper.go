@@ -33,7 +33,9 @@ func HelperMain(args []string) int {
 	if err == nil && spec.Level == Workspace && !spec.Inner && os.Getpid() == 1 {
 		return initMain(spec, args[1], args[2:])
 	}
-	if err == nil {
+	if err == nil && spec.Guarding() {
+		err = guardMain(spec, args[1], args[2:], os.Environ())
+	} else if err == nil {
 		err = Exec(spec, args[1], args[2:], os.Environ())
 	}
 	var ue *UnavailableError

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -22,10 +23,15 @@ import (
 // (a red team's chain of processes, each forking the next and exiting,
 // outran agentgate's passes over /proc).
 func namespaceAttr(spec Spec) *syscall.SysProcAttr {
-	if spec.Level != Workspace {
+	if spec.Level != Workspace && !spec.Guarding() {
 		return nil
 	}
 	a := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS | syscall.CLONE_NEWPID}
+	if spec.Guarding() {
+		// An approved command keeps seeing and signalling the user's
+		// other processes: no PID namespace.
+		a.Cloneflags = syscall.CLONE_NEWNS
+	}
 	if uid, gid := os.Geteuid(), os.Getegid(); uid != 0 {
 		a.Cloneflags |= syscall.CLONE_NEWUSER
 		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
@@ -156,4 +162,34 @@ func initMain(spec Spec, path string, argv []string) int {
 		}
 		return 125
 	}
+}
+
+// CanGuard reports whether [Spec.Guard] is carried out here.
+const CanGuard = true
+
+// guardMain binds the guarded directories read-only in the helper's
+// mount namespace, takes CAP_SYS_ADMIN away from what runs next (root's
+// command could unmount them; a user's command has no capabilities in
+// its user namespace once it executes), and executes the command. It
+// returns only on failure.
+func guardMain(spec Spec, path string, argv, env []string) error {
+	runtime.LockOSThread() // never unlocked: this thread execs
+	if err := bindReadOnly(spec.Root, spec.Guard); err != nil {
+		// The command was approved: it runs, and says what it lacks
+		// (a kernel that gives the namespace but refuses its mounts).
+		fmt.Fprintf(os.Stderr, "agentgate: note: agentgate's own files are not kept read-only for this command: %v\n", err)
+	}
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	if err := unix.Prctl(unix.PR_CAPBSET_DROP, unix.CAP_SYS_ADMIN, 0, 0, 0); err != nil && os.Geteuid() == 0 {
+		return fmt.Errorf("sandbox: cannot drop CAP_SYS_ADMIN: %w", err)
+	}
+	// Out of the inheritable set too: root's execve adds it to the
+	// permitted set whatever the bounding set says.
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err == nil {
+		data[unix.CAP_SYS_ADMIN/32].Inheritable &^= 1 << (unix.CAP_SYS_ADMIN % 32)
+		_ = unix.Capset(&hdr, &data[0])
+	}
+	return syscall.Exec(path, argv, env)
 }

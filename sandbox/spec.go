@@ -30,6 +30,17 @@ type Spec struct {
 	// and moves aside what the command made there ([Snapshot.Restore]).
 	// The helper does not read them.
 	Watch []string `json:"watch,omitempty"`
+	// Guard are agentgate's own directories (configuration, state with
+	// the trust store, sessions, pending requests and the installed hook
+	// binary, the audit log's) for a command that runs unconfined (Level
+	// None: a person approved it, or bypass mode let it run): bound
+	// read-only over themselves in a mount namespace of its own, the
+	// directories between Root (the home) and each bound writable over
+	// themselves so that none can be renamed away, and CAP_SYS_ADMIN
+	// taken from a root command, so that it cannot unmount them. A
+	// planted build script run by an approved "make" cannot turn the gate
+	// off, trust the agent's project file or approve its own requests.
+	Guard []string `json:"guard,omitempty"`
 	// Inner marks the helper the workspace's first process starts inside
 	// its namespaces, which are set up already ([initMain]).
 	Inner bool `json:"inner,omitempty"`
@@ -72,3 +83,6 @@ func decodeSpec(text string) (Spec, error) {
 	}
 	return s, nil
 }
+
+// Guarding reports whether spec only guards agentgate's own files.
+func (s Spec) Guarding() bool { return !s.Level.Confined() && len(s.Guard) > 0 }
