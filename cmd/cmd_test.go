@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -143,6 +145,22 @@ func TestReportTextAndJSONAgree(t *testing.T) {
 		}
 		if codeText != codeJSON || text.String() != want || got.Error.Code == "" {
 			t.Errorf("%v: text %q (exit %d), JSON %s (exit %d)", err, text.String(), codeText, js.String(), codeJSON)
+		}
+	}
+}
+
+// An approve, trust or config change run inside a command agentgate ran
+// unconfined meets agentgate's files read-only: the error says why, and
+// what to do, rather than only "read-only file system".
+func TestReadOnlyStateExplained(t *testing.T) {
+	err := &internalError{fmt.Errorf("approve: %w", &os.PathError{Op: "open", Path: "/home/u/.local/state/agentgate/pending/.tmp-1", Err: syscall.EROFS})}
+	var stderr bytes.Buffer
+	if code := exitCode(err, &stderr); code != exitError {
+		t.Errorf("exit %d, want %d", code, exitError)
+	}
+	for _, want := range []string{"read-only file system", "inside a command agentgate ran", "your own terminal"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q lacks %q", stderr.String(), want)
 		}
 	}
 }

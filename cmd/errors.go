@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"syscall"
 )
 
 // Exit codes of agentgate itself. Any other status is the command's own.
@@ -75,6 +76,12 @@ func classify(err error) (ce cliError, silent bool) {
 		return cliError{Exit: int(st)}, true
 	case errors.As(err, &de):
 		return cliError{Code: "NOT_CONFIRMED", Msg: de.msg, Hint: de.hint, Exit: exitDenied}, false
+	case errors.Is(err, syscall.EROFS):
+		// What agentgate runs unconfined has agentgate's own files
+		// read-only (sandbox.Spec.Guard): an approve, trust or config
+		// change from inside it is refused there.
+		return cliError{Code: "READ_ONLY", Msg: err.Error(), Exit: exitError,
+			Hint: "agentgate's files are read-only inside a command agentgate ran for an approval or in bypass mode, which may not approve, deny, trust or change them: run this from your own terminal"}, false
 	case errors.As(err, &cfe):
 		return cliError{Code: "CONFIG", Msg: cfe.Error(), Exit: exitUsage}, false
 	case errors.As(err, &ue):
