@@ -300,9 +300,21 @@ func (tp TrackedPath) InIndex(top string) bool {
 	if err != nil {
 		return false
 	}
+	if blobName(data, len(tp.oid)) == tp.oid {
+		return true
+	}
+	// Checked out with CRLF line ends (core.autocrlf, eol=crlf), the file
+	// is the object with "\n" written as "\r\n": its lines tell nothing
+	// more (a tracked .env.example asked on every git grep there).
+	return bytes.Contains(data, []byte("\r\n")) && blobName(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), len(tp.oid)) == tp.oid
+}
+
+// blobName is git's name of data as a blob, in hex of hexLen digits
+// (SHA-1 or SHA-256); "" for another length.
+func blobName(data []byte, hexLen int) string {
 	header := fmt.Appendf(nil, "blob %d\x00", len(data))
 	var sum []byte
-	switch len(tp.oid) {
+	switch hexLen {
 	case 2 * sha1.Size:
 		h := sha1.New()
 		h.Write(header)
@@ -314,7 +326,7 @@ func (tp TrackedPath) InIndex(top string) bool {
 		h.Write(data)
 		sum = h.Sum(nil)
 	default:
-		return false
+		return ""
 	}
-	return hex.EncodeToString(sum) == tp.oid
+	return hex.EncodeToString(sum)
 }

@@ -278,3 +278,39 @@ func TestIndexReadAnewWhenChanged(t *testing.T) {
 		t.Errorf("after git mv, index names %q, want [bb]", got)
 	}
 }
+
+// A tracked file whose working copy is its object is not a new read; one
+// checked out with CRLF line ends (core.autocrlf) is the same object, and
+// one that differs otherwise is not.
+func TestInIndexCRLF(t *testing.T) {
+	dir := t.TempDir()
+	gitRun(t, dir, "init", "-q")
+	p := filepath.Join(dir, ".env.example")
+	if err := os.WriteFile(p, []byte("A=1\nB=2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, dir, "add", ".env.example")
+	find := func() TrackedPath {
+		_, paths, err := TrackedPaths(dir, nil)
+		if err != nil || len(paths) != 1 {
+			t.Fatalf("TrackedPaths: %v %v", paths, err)
+		}
+		return paths[0]
+	}
+	for _, c := range []struct {
+		content string
+		want    bool
+	}{
+		{"A=1\nB=2\n", true},
+		{"A=1\r\nB=2\r\n", true},
+		{"A=1\r\nB=3\r\n", false},
+		{"A=1\nB=2\nSECRET=x\n", false},
+	} {
+		if err := os.WriteFile(p, []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := find().InIndex(dir); got != c.want {
+			t.Errorf("working copy %q: InIndex %v, want %v", c.content, got, c.want)
+		}
+	}
+}
