@@ -149,12 +149,17 @@ func CleanShellEnv(environ []string) []string {
 // root keeps sudo from working, and root can undo a guard anyway).
 var elevators = map[string]bool{"sudo": true, "doas": true, "su": true, "pkexec": true, "run0": true, "sudoedit": true}
 
-// guard is the specification that keeps agentgate's own directories
-// read-only for a command it runs unconfined (approved, bypassed):
+// guard is the specification that keeps agentgate's own files read-only
+// for a command it runs unconfined (approved, bypassed):
 // [sandbox.Spec.Guard]. nil where the system cannot (not Linux) or the
-// command goes through sudo and the like. The directories are made if
-// missing: an absent ~/.config/agentgate is where a planted script would
-// put a config.toml with mode = "bypass".
+// command is sudo and the like. Guarded are agentgate's configuration
+// and state directories (made if missing: an absent ~/.config/agentgate
+// is where a planted script would put a config.toml with mode =
+// "bypass"), the audit log and a configuration file named elsewhere
+// (the files, not their directories: --audit-log ~/x.jsonl must not make
+// the home read-only), agentgate's own executable, and the hosts'
+// user-scope settings that choose the hook (a planted script removed
+// Claude Code's hook from ~/.claude/settings.json).
 func (e *Engine) guard(j *Judgement) *sandbox.Spec {
 	if !sandbox.CanGuard {
 		return nil
@@ -163,55 +168,62 @@ func (e *Engine) guard(j *Judgement) *sandbox.Spec {
 		return nil
 	}
 	home := j.Request.Paths.Home
-	var dirs []string
+	var paths []string
 	seen := map[string]bool{}
-	for _, d := range []string{e.ConfigDir, e.StateDir, dirOf(e.AuditLog), dirOf(e.UserConfig)} {
-		if d == "" || !filepath.IsAbs(d) {
-			continue
+	add := func(p string, dir bool) {
+		if p == "" || !filepath.IsAbs(p) {
+			return
 		}
-		_ = os.MkdirAll(d, 0o700)
-		r, err := filepath.EvalSymlinks(d)
+		if dir {
+			_ = os.MkdirAll(p, 0o700)
+		}
+		r, err := filepath.EvalSymlinks(p)
 		if err != nil || seen[r] {
-			continue
+			return
 		}
-		if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
-			continue
+		fi, err := os.Stat(r)
+		if err != nil || fi.IsDir() != dir || !dir && !fi.Mode().IsRegular() {
+			return
 		}
 		seen[r] = true
-		dirs = append(dirs, r)
+		paths = append(paths, r)
 	}
-	if len(dirs) == 0 {
+	add(e.ConfigDir, true)
+	add(e.StateDir, true)
+	add(e.AuditLog, false)
+	add(e.UserConfig, false)
+	if self, err := os.Executable(); err == nil {
+		add(self, false)
+	}
+	if home != "" {
+		for _, f := range hostSettings {
+			add(filepath.Join(home, f), false)
+		}
+	}
+	if len(paths) == 0 {
 		return nil
 	}
-	root := "/"
-	if h, err := filepath.EvalSymlinks(home); err == nil && home != "" {
-		root = h
-	}
-	return &sandbox.Spec{Level: sandbox.None, Root: root, Guard: dirs}
+	return &sandbox.Spec{Level: sandbox.None, Root: "/", Guard: paths}
 }
 
-func dirOf(p string) string {
-	if p == "" {
-		return ""
-	}
-	return filepath.Dir(p)
-}
+// hostSettings are the hosts' user-scope files, relative to the home,
+// that say which hook runs (and in which permission mode).
+var hostSettings = []string{".claude/settings.json", ".codex/config.toml", ".codex/hooks.json",
+	".gemini/settings.json", ".cursor/hooks.json"}
 
-// runsElevated reports a simple command of the text whose program is an
-// elevator ("sudo make install"). A word that is not static is none: the
-// guard then stays, and what fails is sudo, not the guard.
+// runsElevated reports a text that is one simple command whose program is
+// an elevator ("sudo make install"): that command is not guarded. Only
+// then: "false && sudo true; sh ./planted.sh" is guarded, and a sudo it
+// reaches fails rather than the guard.
 func runsElevated(f *syntax.File, err error) bool {
-	if err != nil || f == nil {
+	if err != nil || f == nil || len(f.Stmts) != 1 {
 		return false
 	}
-	found := false
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-			if v, ok := gate.StaticValue(c.Args[0]); ok && elevators[filepath.Base(v)] {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
+	st := f.Stmts[0]
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || st.Background || st.Coprocess || len(st.Redirs) > 0 {
+		return false
+	}
+	v, ok := gate.StaticValue(c.Args[0])
+	return ok && elevators[filepath.Base(v)]
 }

@@ -143,10 +143,12 @@ func Run(p Plan) (int, error) {
 	signal.Notify(sigs, Forwarded...)
 	defer signal.Stop(sigs)
 	if err := c.Start(); err != nil {
-		if p.Sandbox != nil && p.Sandbox.Guarding() {
-			// The kernel refused the namespaces (unprivileged user
-			// namespaces turned off, as Ubuntu 24.04's AppArmor does):
-			// the command the person approved runs, without the guard.
+		if p.Sandbox != nil && p.Sandbox.Guarding() && sandbox.Refused(err) {
+			// The kernel's policy refused the namespaces (unprivileged
+			// user namespaces turned off, as Ubuntu 24.04's AppArmor
+			// does): the command the person approved runs, without the
+			// guard. A quota used up (ENOSPC: a red team's background
+			// processes held user namespaces) is no reason: it fails.
 			fmt.Fprintf(os.Stderr, "agentgate: note: agentgate's own files are not kept read-only for this command: %v\n", err)
 			signal.Stop(sigs)
 			q := p

@@ -42,3 +42,6 @@ const CanGuard = false
 func guardMain(spec Spec, path string, argv, env []string) error {
 	return syscall.Exec(path, argv, env)
 }
+
+// Refused is false here: nothing is asked of the kernel.
+func Refused(error) bool { return false }

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -175,8 +176,14 @@ const CanGuard = true
 func guardMain(spec Spec, path string, argv, env []string) error {
 	runtime.LockOSThread() // never unlocked: this thread execs
 	if err := bindReadOnly(spec.Root, spec.Guard); err != nil {
-		// The command was approved: it runs, and says what it lacks
-		// (a kernel that gives the namespace but refuses its mounts).
+		// A kernel that gives the namespace but refuses its mounts
+		// (a security module's policy): the command the person
+		// approved runs, and says what it lacks. Anything else (a
+		// quota the command's own processes could have used up) stops
+		// it: that the guard failed must not be the agent's choice.
+		if !Refused(err) {
+			return fmt.Errorf("sandbox: agentgate's own files cannot be kept read-only: %w", err)
+		}
 		fmt.Fprintf(os.Stderr, "agentgate: note: agentgate's own files are not kept read-only for this command: %v\n", err)
 	}
 	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
@@ -192,4 +199,12 @@ func guardMain(spec Spec, path string, argv, env []string) error {
 		_ = unix.Capset(&hdr, &data[0])
 	}
 	return syscall.Exec(path, argv, env)
+}
+
+// Refused reports an error of a namespace or mount the system's policy
+// refuses (EPERM, EACCES: unprivileged user namespaces turned off, an
+// AppArmor or SELinux rule), as against a resource used up (ENOSPC,
+// EAGAIN, ENOMEM), which a command's own processes can cause.
+func Refused(err error) bool {
+	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES)
 }
