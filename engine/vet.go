@@ -105,10 +105,13 @@ func gitCwd(argv []string, dir string) string {
 		switch {
 		case a == "-C" && i+1 < len(argv):
 			i++
+			// As git's chdir takes it: links followed, ".." after each
+			// ("-C lnk/.." is the parent of lnk's target, which a
+			// lexical join read as the working directory itself).
 			if filepath.IsAbs(argv[i]) {
-				dir = argv[i]
+				dir = fsutil.Resolve(argv[i])
 			} else if argv[i] != "" {
-				dir = filepath.Join(dir, argv[i])
+				dir = fsutil.Resolve(dir + string(filepath.Separator) + argv[i])
 			}
 		case a == "-c" && i+1 < len(argv):
 			i++

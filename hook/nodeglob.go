@@ -19,6 +19,9 @@ const maxNodeGlobVariants = 64
 // ".env", "*rc" for ".*rc"), which bash's globs never match unwritten.
 // Case is the matcher's: it folds case already.
 func nodeGlobReads(p string) (trees, includes, names []string) {
+	// Gemini CLI turns every backslash into a slash before it globs
+	// (".\\.env" is "./.env"): so is it read here.
+	p = strings.ReplaceAll(p, "\\", "/")
 	if !strings.ContainsAny(p, "*?[{}()!+@") {
 		return nil, nil, []string{p}
 	}

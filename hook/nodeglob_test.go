@@ -15,6 +15,8 @@ func TestNodeGlobReads(t *testing.T) {
 		trees, includes []string
 	}{
 		{"notes.txt", []string{"notes.txt"}, nil, nil},
+		{`.\.env`, []string{"./.env"}, nil, nil}, // Gemini reads \ as /
+		{`.ssh\id_rsa`, []string{".ssh/id_rsa"}, nil, nil},
 		{"?env", []string{"?env", ".env"}, nil, nil},
 		{"{.env,x}", []string{".env", "x"}, nil, nil},
 		{".e{n,}v", []string{".env", ".ev"}, nil, nil},
