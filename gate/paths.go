@@ -115,6 +115,8 @@ var SensitiveDefaults = []PathNote{
 	{"~/.gemini/oauth_creds.json", "Gemini CLI's login token"},
 	{"~/.cursor/mcp.json", "Cursor's MCP servers and their tokens"},
 	{"~/.local/share/opencode/auth.json", "OpenCode's provider keys"},
+	{"$CLAUDE_CONFIG_DIR/.credentials.json", "Claude Code's login token, where CLAUDE_CONFIG_DIR moves it"},
+	{"$CODEX_HOME/auth.json", "Codex's login token, where CODEX_HOME moves it"},
 	{".config/git/credentials", "git's stored passwords (its XDG file), under any home"},
 	{"~/.gem/credentials", "RubyGems token"},
 	{"~/.config/rclone/rclone.conf", "rclone remotes' credentials"},
@@ -347,7 +349,7 @@ func (p Paths) build(patterns []string, lower bool) matcher {
 		case strings.HasPrefix(pat, "~/"):
 			nPrefix++
 			nInner++
-		case strings.HasPrefix(pat, "/"):
+		case strings.HasPrefix(pat, "/"), strings.HasPrefix(pat, "$"):
 			nPrefix++
 		case strings.Contains(pat, "/"):
 			nInner++
@@ -359,6 +361,12 @@ func (p Paths) build(patterns []string, lower bool) matcher {
 	m := matcher{p: p, prefixes: all[:0:nPrefix], inner: all[nPrefix : nPrefix : nPrefix+nInner], names: all[nPrefix+nInner : nPrefix+nInner : nPrefix+nInner+nNames]}
 	for _, pat := range patterns {
 		switch {
+		case strings.HasPrefix(pat, "$"):
+			// "$CLAUDE_CONFIG_DIR/.credentials.json": where the
+			// environment moves a host's files, when it does.
+			if v := p.resolve(pat); strings.HasPrefix(v, "/") {
+				m.prefixes = append(m.prefixes, newPattern(pat, fold(v)))
+			}
 		case strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~/"):
 			m.prefixes = append(m.prefixes, newPattern(pat, fold(p.resolve(pat))))
 			if rest, ok := strings.CutPrefix(pat, "~/"); ok && rest != "" && !glob.Meta(rest) {

@@ -394,8 +394,9 @@ func (g *Gate) environ() []string {
 }
 
 // writeRoots are the directories whose files writeProtected names
-// relative to the home, under each of their names: the home, and the
-// XDG configuration and state directories where they are set elsewhere.
+// relative to the home, under each of their names: the home, the XDG
+// configuration, state and data directories and the hosts' own
+// (CLAUDE_CONFIG_DIR, CODEX_HOME) where they are set elsewhere.
 type writeRoots struct {
 	// home is the home's physical path when it differs from the name.
 	home, physicalHome string
@@ -414,7 +415,11 @@ func (g *Gate) writeRoots() writeRoots {
 	if phys := fsutil.Resolve(r.home); phys != r.home {
 		r.physicalHome = phys
 	}
-	for _, x := range []struct{ env, inHome string }{{"XDG_CONFIG_HOME", ".config"}, {"XDG_STATE_HOME", ".local/state"}, {"XDG_DATA_HOME", ".local/share"}} {
+	// The hosts' own directories where their variables move them
+	// (agentgate install writes the hook into $CLAUDE_CONFIG_DIR's
+	// settings.json then): what the home's .claude and .codex are.
+	for _, x := range []struct{ env, inHome string }{{"XDG_CONFIG_HOME", ".config"}, {"XDG_STATE_HOME", ".local/state"}, {"XDG_DATA_HOME", ".local/share"},
+		{"CLAUDE_CONFIG_DIR", ".claude"}, {"CODEX_HOME", ".codex"}} {
 		v := ""
 		if g.Getenv != nil {
 			v = g.Getenv(x.env)
