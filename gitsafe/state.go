@@ -12,12 +12,13 @@ import (
 	"time"
 )
 
-// StateDirs are the directories of the repository that holds dir whose
-// files git trusts or runs: its git directory and common directory,
-// wherever they are (a ".git" file's "gitdir:", a separate git
-// directory), and its hooks directory, where core.hooksPath moves it
-// ("tools/hooks"): a write into any of them changes what the next git
-// command runs. None when dir is in no repository. environ is the
+// StateDirs are the directories and files whose contents git trusts or
+// runs, seen from dir: the git directory and common directory of the
+// repository that holds dir, wherever they are (a ".git" file's
+// "gitdir:", a separate git directory), its hooks directory, where
+// core.hooksPath moves it ("tools/hooks"), and [configPaths] (the
+// configuration files, included ones, global hooks): a write into any of
+// them changes what the next git command runs. environ is the
 // environment git's configuration is read with (the user's global
 // hooksPath counts); the hardening overrides are not added, since they
 // set core.hooksPath themselves.
@@ -34,7 +35,9 @@ func StateDirs(dir string, environ []string) ([]string, error) {
 	}
 	repo, err := discover(dir, "", "", "")
 	if errors.Is(err, errNoRepo) {
-		return nil, nil
+		// Outside a repository the person's global configuration still
+		// names files and a hooks directory every repository uses.
+		return configPaths(dir, nil, environ)
 	}
 	if err != nil {
 		return nil, err
@@ -47,7 +50,85 @@ func StateDirs(dir string, environ []string) ([]string, error) {
 	if err != nil {
 		return out, err
 	}
-	return append(out, hooks), nil
+	out = append(out, hooks)
+	more, err := configPaths(dir, &repo, environ)
+	return append(out, more...), err
+}
+
+// configPaths are the files git reads its configuration from, seen from
+// dir (the repository's, the person's global and included ones, as git
+// lists them), the files include.path and includeIf.*.path name whether
+// or not they exist yet (git skips a missing one, so the agent could
+// create it: a red team's ~/.gitconfig.local set core.fsmonitor), and the
+// hooks directories any scope's core.hooksPath names absolutely (the
+// global one is every other repository's).
+func configPaths(dir string, repo *repository, environ []string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	var args []string
+	if repo != nil {
+		args = append(args, "--git-dir="+repo.gitDir)
+	}
+	c := exec.CommandContext(ctx, "git", append(args, "config", "--list", "--show-origin", "--includes", "-z")...)
+	c.Dir = dir
+	c.Env = append(gitReadEnv(environ), "GIT_OPTIONAL_LOCKS=0")
+	c.WaitDelay = time.Second
+	out, err := c.Output()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("git config did not finish in %v", Timeout)
+	}
+	if err != nil {
+		// Exit 1 is an empty list; anything else is not known.
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			return nil, fmt.Errorf("cannot list git's configuration files: %v", err)
+		}
+	}
+	home := getenv(environ, "HOME")
+	var paths []string
+	recs := bytes.Split(out, []byte{0})
+	for i := 0; i+1 < len(recs); i += 2 {
+		origin, kv := string(recs[i]), string(recs[i+1])
+		file, ok := strings.CutPrefix(origin, "file:")
+		if !ok {
+			continue // command line, a blob, standard input
+		}
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		paths = append(paths, physical(dir, file))
+		key, value, _ := strings.Cut(kv, "\n")
+		key = strings.ToLower(key)
+		isInclude := key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path")
+		if !isInclude && key != "core.hookspath" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(value, "~/") && home != "":
+			value = filepath.Join(home, value[2:])
+		case filepath.IsAbs(value):
+		case isInclude && value != "":
+			value = filepath.Join(filepath.Dir(file), value)
+		default:
+			continue // a relative hooksPath is the repository's own: hooksDir
+		}
+		paths = append(paths, physical(dir, value))
+	}
+	return paths, nil
+}
+
+// gitReadEnv is the environment git reads the person's configuration
+// with: environ without the variables that move the repository (the
+// repository is named), and without the hardening overrides, which set
+// core.hooksPath themselves.
+func gitReadEnv(environ []string) []string {
+	var env []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "GIT_") || name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM" || name == "GIT_CONFIG_NOSYSTEM" {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
 
 // hooksDir is where git runs the repository's hooks from, as git itself
@@ -63,14 +144,7 @@ func hooksDir(repo repository, environ []string) (string, error) {
 	}
 	c := exec.CommandContext(ctx, "git", append(args, "rev-parse", "--path-format=absolute", "--git-path", "hooks")...)
 	c.Dir = dir
-	var env []string
-	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, "GIT_") || name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM" || name == "GIT_CONFIG_NOSYSTEM" {
-			env = append(env, kv)
-		}
-	}
-	c.Env = append(env, "GIT_OPTIONAL_LOCKS=0")
+	c.Env = append(gitReadEnv(environ), "GIT_OPTIONAL_LOCKS=0")
 	c.WaitDelay = time.Second
 	var stderr bytes.Buffer
 	c.Stderr = &stderr
