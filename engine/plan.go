@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -164,7 +165,8 @@ func (e *Engine) guard(j *Judgement) *sandbox.Spec {
 	if !sandbox.CanGuard {
 		return nil
 	}
-	if runsElevated(j.Request.Script.For(j.Request.Text)) {
+	f, perr := j.Request.Script.For(j.Request.Text)
+	if runsElevated(f, perr, e.Getenv("PATH")) {
 		return nil
 	}
 	home := j.Request.Paths.Home
@@ -200,6 +202,14 @@ func (e *Engine) guard(j *Judgement) *sandbox.Spec {
 			add(filepath.Join(home, f), false)
 		}
 	}
+	// Where the hosts' variables move their settings (agentgate install
+	// writes the hook there then).
+	for _, f := range []struct{ env, name string }{{"CLAUDE_CONFIG_DIR", "settings.json"},
+		{"CODEX_HOME", "config.toml"}, {"CODEX_HOME", "hooks.json"}} {
+		if d := e.Getenv(f.env); filepath.IsAbs(d) {
+			add(filepath.Join(d, f.name), false)
+		}
+	}
 	if len(paths) == 0 {
 		return nil
 	}
@@ -214,16 +224,41 @@ var hostSettings = []string{".claude/settings.json", ".codex/config.toml", ".cod
 // runsElevated reports a text that is one simple command whose program is
 // an elevator ("sudo make install"): that command is not guarded. Only
 // then: "false && sudo true; sh ./planted.sh" is guarded, and a sudo it
-// reaches fails rather than the guard.
-func runsElevated(f *syntax.File, err error) bool {
+// reaches fails rather than the guard. The program must be the system's:
+// named as PATH finds it, with no assignment in front (PATH=.:$PATH sudo),
+// and a set-user-ID file of root's (a planted ./sudo is neither).
+func runsElevated(f *syntax.File, err error, path string) bool {
 	if err != nil || f == nil || len(f.Stmts) != 1 {
 		return false
 	}
 	st := f.Stmts[0]
 	c, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) == 0 || st.Background || st.Coprocess || len(st.Redirs) > 0 {
+	if !ok || len(c.Args) == 0 || len(c.Assigns) > 0 || st.Background || st.Coprocess || len(st.Redirs) > 0 {
 		return false
 	}
 	v, ok := gate.StaticValue(c.Args[0])
-	return ok && elevators[filepath.Base(v)]
+	if !ok || !elevators[filepath.Base(v)] {
+		return false
+	}
+	prog := v
+	if !strings.Contains(v, "/") {
+		prog = ""
+		for _, dir := range filepath.SplitList(path) {
+			if p := filepath.Join(dir, v); filepath.IsAbs(dir) && isFile(p) {
+				prog = p
+				break
+			}
+		}
+	}
+	fi, err := os.Stat(prog)
+	if err != nil || fi.Mode()&os.ModeSetuid == 0 {
+		return false
+	}
+	st2, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st2.Uid == 0
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }

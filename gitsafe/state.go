@@ -98,6 +98,16 @@ func configPaths(dir string, repo *repository, environ []string) ([]string, erro
 		paths = append(paths, physical(dir, file))
 		key, value, _ := strings.Cut(kv, "\n")
 		key = strings.ToLower(key)
+		if progs, ok := programPaths(key, value, home, repo); ok {
+			// A program or directory git runs or copies from, named
+			// by its path: writing it runs code at the next git
+			// command (core.fsmonitor, core.sshCommand, a filter's
+			// clean, init.templateDir's hooks).
+			for _, p := range progs {
+				paths = append(paths, physical(dir, p))
+			}
+			continue
+		}
 		isInclude := key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path")
 		if !isInclude && key != "core.hookspath" {
 			continue
@@ -160,4 +170,45 @@ func hooksDir(repo repository, environ []string) (string, error) {
 		return "", fmt.Errorf("git named its hooks directory %q, not an absolute path", p)
 	}
 	return physical(dir, p), nil
+}
+
+// programKeys are configuration keys whose value is a program git runs (a
+// command line) or, for init.templatedir, a directory it copies hooks
+// from; "*" stands for a subsection name.
+var programKeys = []string{"core.fsmonitor", "core.sshcommand", "core.pager", "core.editor", "core.askpass",
+	"sequence.editor", "gpg.program", "gpg.*.program", "credential.helper", "diff.external", "diff.*.textconv",
+	"diff.*.command", "filter.*.clean", "filter.*.smudge", "filter.*.process", "merge.*.driver", "pager.*",
+	"alias.*", "init.templatedir", "uploadpack.packobjectshook", "core.gitproxy", "credential.*.helper"}
+
+// programPaths are the files a program key's value names: every word of
+// its command line that is a path ("!" and quotes dropped; "python3
+// scripts/x.py" names scripts/x.py), relative ones from the work tree's
+// top, as git runs them there; ok is false for a key not of programKeys.
+func programPaths(key, value, home string, repo *repository) (paths []string, ok bool) {
+	for _, k := range programKeys {
+		star := strings.Index(k, "*")
+		if k == key || star >= 0 && strings.HasPrefix(key, k[:star]) && strings.HasSuffix(key, k[star+1:]) && len(key) > len(k)-1 {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	words := strings.Fields(strings.TrimPrefix(strings.TrimSpace(value), "!"))
+	if key == "init.templatedir" {
+		words = []string{strings.TrimSpace(value)}
+	}
+	for _, w := range words {
+		w = strings.Trim(w, "\"'")
+		switch {
+		case strings.HasPrefix(w, "~/") && home != "":
+			paths = append(paths, filepath.Join(home, w[2:]))
+		case filepath.IsAbs(w):
+			paths = append(paths, w)
+		case strings.Contains(w, "/") && repo != nil && repo.top != "":
+			paths = append(paths, filepath.Join(repo.top, w))
+		}
+	}
+	return paths, true
 }

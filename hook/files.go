@@ -511,7 +511,9 @@ func writeProtected(abs, home string) bool {
 			return true
 		}
 	}
-	return false
+	// ~/.gitconfig-work and the like: what an includeIf names, whose own
+	// includes git lists only where its condition holds.
+	return strings.HasPrefix(rel, ".gitconfig")
 }
 
 // homeWriteProtected are the files and directories of the home, relative
