@@ -32,6 +32,15 @@ func (e *Env) judge(args []string, flags *ConfigFlags, sess string) (*engine.Eng
 		cwd = abs
 	}
 	eng := e.engine(flags.AuditLog)
+	// A config file named elsewhere steers every later run that names it
+	// (the hook passes --config on to the exec it rewrites): it is
+	// guarded as agentgate's own files are.
+	if eng.ExtraConfig = flags.Config; eng.ExtraConfig == "" {
+		eng.ExtraConfig = e.Getenv("AGENTGATE_CONFIG")
+	}
+	if eng.ExtraConfig != "" && !filepath.IsAbs(eng.ExtraConfig) {
+		eng.ExtraConfig = filepath.Join(cwd, eng.ExtraConfig)
+	}
 	return eng, eng.Judge(engine.Proposal{Text: req.Text, Argv: req.Argv, Cwd: cwd, Home: e.home(), Session: session.ID(sess),
 		Harness: "exec", Hardened: true}, cfg), nil
 }

@@ -23,6 +23,9 @@ type Engine struct {
 	StateDir, ConfigDir string
 	// UserConfig is the user's config file, named in hints to the person.
 	UserConfig string
+	// ExtraConfig is a config file named by --config or
+	// AGENTGATE_CONFIG ("" when none): guarded as agentgate's own.
+	ExtraConfig string
 	// AuditLog is the audit log's path.
 	AuditLog string
 	// Version is agentgate's version, written into records.

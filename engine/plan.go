@@ -194,6 +194,7 @@ func (e *Engine) guard(j *Judgement) *sandbox.Spec {
 	add(e.StateDir, true)
 	add(e.AuditLog, false)
 	add(e.UserConfig, false)
+	add(e.ExtraConfig, false)
 	if self, err := os.Executable(); err == nil {
 		add(self, false)
 	}
