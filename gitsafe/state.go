@@ -12,47 +12,84 @@ import (
 	"time"
 )
 
-// StateDirs are the directories and files whose contents git trusts or
-// runs, seen from dir: the git directory and common directory of the
-// repository that holds dir, wherever they are (a ".git" file's
-// "gitdir:", a separate git directory), its hooks directory, where
-// core.hooksPath moves it ("tools/hooks"), and [configPaths] (the
-// configuration files, included ones, global hooks): a write into any of
-// them changes what the next git command runs. environ is the
-// environment git's configuration is read with (the user's global
-// hooksPath counts); the hardening overrides are not added, since they
-// set core.hooksPath themselves.
-func StateDirs(dir string, environ []string) ([]string, error) {
+// GitState are the directories and files whose contents git trusts or
+// runs, as [StateDirs] finds them: a write into any of them changes what
+// the next git command runs.
+type GitState []string
+
+// Holds reports the directory or file of s that p is or lies under.
+func (s GitState) Holds(p string) (string, bool) {
+	for _, d := range s {
+		if d != "" && within(p, d) {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// StateDirs is the [GitState] seen from each of dirs, each repository
+// read once however many of dirs lie in it: the git directory and common
+// directory of the repository that holds a dir, wherever they are (a
+// ".git" file's "gitdir:", a separate git directory), its hooks
+// directory, where core.hooksPath moves it ("tools/hooks"), and
+// [configPaths] (the configuration files, included ones, global hooks).
+// environ is the environment git's configuration is read with (the
+// user's global hooksPath counts); the hardening overrides are not added,
+// since they set core.hooksPath themselves.
+func StateDirs(dirs []string, environ []string) (GitState, error) {
+	var out GitState
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		more, key, err := stateOf(dir, environ, seen)
+		if err != nil {
+			return out, err
+		}
+		seen[key] = true
+		out = append(out, more...)
+	}
+	return out, nil
+}
+
+// stateOf is [StateDirs] for one dir; key names its repository ("" for
+// none), and one already in seen is not read again.
+func stateOf(dir string, environ []string, seen map[string]bool) (state []string, key string, err error) {
 	for {
 		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 			break
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return nil, nil
+			return nil, "", nil
 		}
 		dir = parent
 	}
 	repo, err := discover(dir, "", "", "")
 	if errors.Is(err, errNoRepo) {
+		if seen[""] {
+			return nil, "", nil
+		}
 		// Outside a repository the person's global configuration still
 		// names files and a hooks directory every repository uses.
-		return configPaths(dir, nil, environ)
+		state, err := configPaths(dir, nil, environ)
+		return state, "", err
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	out := []string{repo.gitDir}
+	if seen[repo.gitDir] {
+		return nil, repo.gitDir, nil
+	}
+	state = []string{repo.gitDir}
 	if repo.commonDir != repo.gitDir {
-		out = append(out, repo.commonDir)
+		state = append(state, repo.commonDir)
 	}
 	hooks, err := hooksDir(repo, environ)
 	if err != nil {
-		return out, err
+		return state, repo.gitDir, err
 	}
-	out = append(out, hooks)
+	state = append(state, hooks)
 	more, err := configPaths(dir, &repo, environ)
-	return append(out, more...), err
+	return append(state, more...), repo.gitDir, err
 }
 
 // configPaths are the files git reads its configuration from, seen from

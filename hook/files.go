@@ -60,7 +60,7 @@ type fileTool struct {
 	// name the paths it writes.
 	patch string
 	// nodeGlobs says listFields hold node-glob patterns (Gemini CLI's
-	// read_many_files), not bash's: see [nodeGlobVariants].
+	// read_many_files), not bash's: see [nodeGlobReads].
 	nodeGlobs bool
 }
 
@@ -316,6 +316,26 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 	}
 	const changes = "which changes how commands run or what agentgate and the host allow"
 	roots := g.writeRoots()
+	// git's state is read once for the call, from every directory it
+	// writes in and the working directory (each repository once), and
+	// only when a path gets that far.
+	var state gitsafe.GitState
+	var stateErr error
+	stateRead := false
+	gitState := func() (gitsafe.GitState, error) {
+		if !stateRead {
+			dirs := []string{ev.Cwd}
+			for _, p := range u.Paths {
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(ev.Cwd, p)
+				}
+				dirs = append(dirs, filepath.Dir(writeTarget(filepath.Clean(p))))
+			}
+			state, stateErr = gitsafe.StateDirs(dirs, g.environ())
+			stateRead = true
+		}
+		return state, stateErr
+	}
 	for _, p := range u.Paths {
 		abs := p
 		if !filepath.IsAbs(abs) {
@@ -354,26 +374,15 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 		// git's own directories wherever the repository keeps them (a
 		// separate git directory, a .git file's gitdir, core.hooksPath):
 		// the person's next git command runs what is written there.
-		for _, dir := range uniq(filepath.Dir(target), ev.Cwd) {
-			state, err := gitsafe.StateDirs(dir, g.environ())
-			if err != nil {
-				return escalate(p, "git's state", "where git's state cannot be told apart: "+err.Error())
-			}
-			for _, d := range state {
-				if d != "" && (target == d || strings.HasPrefix(target, strings.TrimSuffix(d, "/")+"/")) {
-					return escalate(p, d, "a file of git's state or hooks, which the next git command trusts or runs")
-				}
-			}
+		st, err := gitState()
+		if d, ok := st.Holds(target); ok {
+			return escalate(p, d, "a file of git's state or hooks, which the next git command trusts or runs")
+		}
+		if err != nil {
+			return escalate(p, "git's state", "where git's state cannot be told apart: "+err.Error())
 		}
 	}
 	return j
-}
-
-func uniq(a, b string) []string {
-	if a == b {
-		return []string{a}
-	}
-	return []string{a, b}
 }
 
 // environ is the hook's environment, as git would read it.
@@ -533,4 +542,11 @@ func quoteAll(ps []string) []string {
 		out[i] = shellWord(p)
 	}
 	return out
+}
+
+func uniq(a, b string) []string {
+	if a == b {
+		return []string{a}
+	}
+	return []string{a, b}
 }
