@@ -40,6 +40,10 @@ func TestGuarantees(t *testing.T) {
 				}
 			default:
 				i := strings.LastIndex(name, ".")
+				if i < 0 {
+					t.Errorf("guarantees.md:%d: %s names neither a script nor a test (write pkg/dir.TestName)", n+1, name)
+					continue
+				}
 				pkg, test := name[:i], name[i+1:]
 				if !hasTest(t, filepath.Join(dir, pkg), test) {
 					t.Errorf("guarantees.md:%d: no func %s in %s", n+1, test, pkg)
