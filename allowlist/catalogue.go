@@ -125,8 +125,7 @@ type Flag struct {
 	// Names as written in the spec: "-n", "--line-number", "-name".
 	Names []string
 	// Value is the placeholder of the flag's value ("" when it takes
-	// none): FILE, DIR and unknown placeholders are paths, those in
-	// stringValues are patterns or strings.
+	// none), as the manuals write it; [KindOf] says what it is.
 	Value string
 	// Optional values are only taken attached ("--color=auto", "-n3").
 	Optional bool
@@ -175,16 +174,113 @@ func (f Flag) Spec() string {
 	return s
 }
 
-// IsPath reports whether the flag's value is judged as a path.
-func (f Flag) IsPath() bool { return f.Value != "" && !stringValues[f.Value] }
+// IsPath reports whether the flag's value is judged as a path, whatever
+// it is (the reference's column); [Flag.JudgedAsPath] decides for a value.
+func (f Flag) IsPath() bool { return f.Value != "" && f.Kind().judgedAsPath() }
 
-// stringValues are value placeholders that are patterns or strings,
-// never judged as paths. Any other placeholder is a path, numbers too:
-// judging "10" as a path costs nothing, and a value wrongly taken for a
-// string could hide a secret's name.
-var stringValues = map[string]bool{
-	"PATTERN": true, "STRING": true, "FORMAT": true, "GLOB": true, "REGEX": true, "NAME": true,
-	"TEXT": true, "EXPR": true, "CHARS": true, "SEP": true, "FILTER": true, "LABEL": true,
+// JudgedAsPath reports whether value, given to the flag, is judged as a
+// path: a number's value is one unless it is a number.
+func (f Flag) JudgedAsPath(value string) bool { return KindOf(f.Value).JudgesAsPath(value) }
+
+// Kind is what the flag's value is.
+func (f Flag) Kind() ValueKind { return KindOf(f.Value) }
+
+// ValueKind is what a flag's value, or a further word it takes, is. The
+// catalogue writes a placeholder as the manuals do (FILE, N, PATTERN);
+// placeholderKinds gives each its kind, once, and every check reads the
+// kind, never the word.
+type ValueKind int
+
+const (
+	// NoValue: the flag takes none.
+	NoValue ValueKind = iota
+	// PathValue names a file or directory, or may: judged against the
+	// protected and sensitive paths. A placeholder whose meaning varies
+	// between programs (SPEC, KEY, TEMPLATE) is one.
+	PathValue
+	// PatternValue is matched against names or text, never opened.
+	PatternValue
+	// StringValue is text the program shows or compares, never opens.
+	StringValue
+	// NumberValue is a number; a word that is not one is judged as a
+	// path, so a placeholder wrongly typed here costs nothing.
+	NumberValue
+	// URLValue and HostValue name another machine. They are judged as
+	// paths too (file:// opens a file), and no flag taking one may only
+	// read (TestNetworkValuesAreRefused): which host a command reaches is
+	// the catalogue's to fix, never the agent's.
+	URLValue
+	HostValue
+)
+
+func (k ValueKind) String() string {
+	return [...]string{"none", "a path", "a pattern", "a string", "a number", "a URL", "a host"}[k]
+}
+
+// judgedAsPath reports whether a value of the kind may be judged as a
+// path (a number's is when it is not a number).
+func (k ValueKind) judgedAsPath() bool { return k != NoValue && k != PatternValue && k != StringValue }
+
+// JudgesAsPath reports whether value, of the kind, is judged as a path.
+func (k ValueKind) JudgesAsPath(value string) bool {
+	if k == NumberValue {
+		return !isNumber(strings.TrimPrefix(strings.TrimPrefix(value, "-"), "+"))
+	}
+	return k.judgedAsPath()
+}
+
+// KindOf is the kind of a placeholder. One the table does not hold is a
+// path (TestEveryPlaceholderIsTyped fails on it, so that a new entry's
+// author says what its words are).
+func KindOf(placeholder string) ValueKind {
+	if placeholder == "" {
+		return NoValue
+	}
+	if k, ok := placeholderKinds[placeholder]; ok {
+		return k
+	}
+	return PathValue
+}
+
+// placeholderKinds types every placeholder the catalogue uses. Numbers
+// are checked to be numbers; a kind chosen wrongly between path and the
+// others errs only where a path is called a string, so a word is a
+// string or a pattern here only when no program of the catalogue opens
+// it.
+var placeholderKinds = map[string]ValueKind{
+	// Files and directories, and words that are one for some programs.
+	"FILE": PathValue, "DIR": PathValue, "PATH": PathValue, "ORDERFILE": PathValue, "LIB": PathValue,
+	"PATH:CONTENT": PathValue, "TEMPLATE": PathValue, "TTY": PathValue, "REPO": PathValue, "SPEC": PathValue,
+	"PROGRAM": PathValue, "PROG": PathValue, "COMMAND": PathValue, "PAGER": PathValue,
+	"OPTIONS": PathValue, "FLAGS": PathValue, "PARAMS": PathValue, "DEBUGOPTS": PathValue,
+	"KEY": PathValue, "KEYDEF": PathValue, "VALUE": PathValue, "QUERY": PathValue, "SELECTOR": PathValue,
+	"LIST": PathValue, "FIELD": PathValue, "FIELDS": PathValue, "PREFIX": PathValue, "SUFFIX": PathValue,
+	"REPLSTR": PathValue, "BASEHREF": PathValue, "EOF": PathValue, "MARK": PathValue, "PART": PathValue,
+	"SECTION": PathValue, "TOKEN": PathValue, "PASSWORD": PathValue, "ID": PathValue, "SID": PathValue, "OBJECT": PathValue,
+	// Revisions: "HEAD:.env" names a file of the tree, so they are paths.
+	"BRANCH": PathValue, "COMMIT": PathValue, "REF": PathValue, "REV": PathValue, "SHA": PathValue,
+	"TREE": PathValue, "BLOB": PathValue, "RANGE": PathValue,
+	// Words a program takes from a fixed set, or a name of its own: not
+	// opened, but judged as paths all the same, since a misread costs
+	// only a question.
+	"WHEN": PathValue, "WORD": PathValue, "STYLE": PathValue, "TYPE": PathValue, "KIND": PathValue,
+	"KINDS": PathValue, "LEVEL": PathValue, "MODE": PathValue, "MODES": PathValue, "HOW": PathValue,
+	"WHERE": PathValue, "ORDER": PathValue, "STATE": PathValue, "STATUS": PathValue, "ACTION": PathValue,
+	"ALGO": PathValue, "ENCODING": PathValue, "ENC": PathValue, "FMT": PathValue, "GROUP": PathValue,
+	"USER": PathValue, "VERSION": PathValue, "TRIPLE": PathValue, "CHAR": PathValue, "COLUMN": PathValue,
+	"METHOD": PathValue, "HUMAN": PathValue, "BOOL": PathValue, "CONDITION": PathValue, "REASON": PathValue,
+	"FLAG": PathValue, "NAMES": PathValue, "BARRIER": PathValue,
+	"DATE": PathValue, "TIME": PathValue, "DURATION": PathValue, "YYYY-MM": PathValue, "YYYY-MM-DD": PathValue,
+	// Patterns and strings: never opened by the programs that take them.
+	"PATTERN": PatternValue, "REGEX": PatternValue, "GLOB": PatternValue,
+	"STRING": StringValue, "FORMAT": StringValue, "NAME": StringValue, "TEXT": StringValue, "EXPR": StringValue,
+	"CHARS": StringValue, "SEP": StringValue, "FILTER": StringValue, "LABEL": StringValue,
+	// Numbers.
+	"N": NumberValue, "NUM": NumberValue, "COLS": NumberValue, "COLUMNS": NumberValue, "WIDTH": NumberValue,
+	"SIZE": NumberValue, "PID": NumberValue, "UID": NumberValue, "FILENUM": NumberValue, "RADIX": NumberValue,
+	"SKIP": NumberValue,
+	// Other machines.
+	"URL": URLValue, "HOST": HostValue,
 }
 
 // Use is a flag that only reads.
@@ -478,7 +574,7 @@ func (e *Entry) scan(c *Call, args []string, stop bool) (int, *Refusal) {
 				if i++; i >= len(args) {
 					return i, refuse(w, "lacks its %s", m)
 				}
-				if stringValues[m] {
+				if !KindOf(m).JudgesAsPath(args[i]) {
 					c.Strings = append(c.Strings, args[i])
 				} else {
 					c.Paths = append(c.Paths, args[i])
@@ -490,7 +586,7 @@ func (e *Entry) scan(c *Call, args []string, stop bool) (int, *Refusal) {
 				return i, refuse(w, "%s (%s)", u.Flag.Note, u.Flag.Effect)
 			}
 			if u.HasValue {
-				if u.Flag.IsPath() {
+				if u.Flag.JudgedAsPath(u.Value) {
 					c.Paths = append(c.Paths, u.Value)
 				} else {
 					c.Strings = append(c.Strings, u.Value)

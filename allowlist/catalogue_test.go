@@ -42,8 +42,8 @@ func TestParse(t *testing.T) {
 		{"find . -newer .env", "ok .env . | "},
 		// combined short flags, attached and separate values
 		{"grep -nri x f", "ok f | x"},
-		{"grep -m5 x f", "ok 5 f | x"},
-		{"grep -nm 5 x f", "ok 5 f | x"},
+		{"grep -m5 x f", "ok f | 5 x"},
+		{"grep -nm 5 x f", "ok f | 5 x"},
 		{"sort -nro out f", "ask -nro"},
 		{"sort -co f", "ask -co"},
 		{"sort -c f", "ok f | "},
@@ -66,7 +66,7 @@ func TestParse(t *testing.T) {
 		{"xxd f", "ok f | "},
 		{"xxd f out", "ask out"},
 		{"xxd -r f", "ask -r"},
-		{"xxd -c12 -g 2 f", "ok 12 2 f | "},
+		{"xxd -c12 -g 2 f", "ok f | 12 2"},
 		{"hostname", "ok  | "},
 		{"hostname evil", "ask evil"},
 		{"printf -v x y", "ask -v"},
@@ -122,7 +122,7 @@ func TestParse(t *testing.T) {
 		{"git stash", "none"},
 		{"git push", "none"},
 		{"tree -o out", "ask -o"},
-		{"tree -aL 2 d", "ok 2 d | "},
+		{"tree -aL 2 d", "ok d | 2"},
 		{"tree -R", "ask -R"},
 	}
 	for _, tt := range tests {

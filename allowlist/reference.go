@@ -14,7 +14,7 @@ func Reference(w io.Writer) {
 	fmt.Fprint(w, "Generated from allowlist/ by `go test ./allowlist -run TestReference -update`; do not edit by hand.\n\n")
 	fmt.Fprint(w, "Each program lists every flag it accepts. A flag not listed asks, and so does a flag marked with what it does\n"+
 		"(writes, deletes, runs programs, network, prints secrets, not judged). Every word is a path, judged against the\n"+
-		"protected and sensitive paths, unless the table marks it a pattern or string. Long options may be abbreviated as\n"+
+		"protected and sensitive paths, unless the table marks it a pattern, a string or a number. Long options may be abbreviated as\n"+
 		"GNU getopt allows; an abbreviation that could stand for a refused flag asks.\n\n")
 	fmt.Fprint(w, "## Built in\n\n")
 	for _, e := range builtin {
@@ -107,10 +107,14 @@ func flagTable(w io.Writer, flags []Flag, skip *Entry) {
 		value := ""
 		switch {
 		case f.Value == "":
-		case f.IsPath():
+		case f.Kind() == PathValue:
 			value = "`" + f.Value + "`, judged as a path"
+		case f.Kind() == NumberValue:
+			value = "`" + f.Value + "`, a number (any other word is judged as a path)"
+		case f.IsPath():
+			value = "`" + f.Value + "`, " + f.Kind().String() + ", judged as a path too"
 		default:
-			value = "`" + f.Value + "`, a string"
+			value = "`" + f.Value + "`, " + f.Kind().String()
 		}
 		does := f.Note
 		if f.Effect != Reads {

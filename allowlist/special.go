@@ -62,7 +62,7 @@ var findFlags = func() []Flag {
 func sedCheck(c *Call) *Refusal {
 	scripts := c.Values("-e")
 	if len(scripts) == 0 {
-		if len(c.Strings) == 0 {
+		if len(c.Operands) == 0 {
 			return refuse("sed", "has no script")
 		}
 		scripts = []string{c.Operands[0]}
