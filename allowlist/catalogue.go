@@ -47,6 +47,10 @@ type Entry struct {
 	// without -exec): an operand that names a secret is no read of it.
 	// Files named by flag values are still judged (tree --infofile).
 	NamesOnly bool
+	// Walks is what every command of the entry reads as trees (rg reads
+	// its operands' trees, diff a directory operand's files); flags add
+	// theirs (see [Walk]).
+	Walks Walk
 	// Exec are flags that take a command up to a word ";" or "{} +"
 	// (find -exec): the command is kept in [Call.Execs] for the Check to
 	// judge, never read as the entry's own flags.
@@ -143,6 +147,11 @@ type Flag struct {
 	More   []string
 	Effect Effect
 	Note   string
+	// Walk is what the flag makes the program read beyond the files its
+	// words name (grep -r reads its operands' trees); with WalkWhen, only
+	// when the flag's value abbreviates that word (grep -d recurse).
+	Walk     Walk
+	WalkWhen string
 
 	// parts are the flags of a spec that groups several under one note
 	// ("-A, --after-context=N, --no-context"): each with its own value.
@@ -282,6 +291,210 @@ var placeholderKinds = map[string]ValueKind{
 	// Other machines.
 	"URL": URLValue, "HOST": HostValue,
 }
+
+// Walk is what a flag, or a whole entry, makes its program read beyond
+// the files its words name. The resolver walks what the call's [Call.Walk]
+// says, and nothing it knows of a program by name: a recursion the
+// catalogue does not declare is one the gate would not see, so every
+// program that recurses says so here (TestWalkersDeclareTheirWalk).
+type Walk uint8
+
+const (
+	// Tree: each path operand that is a directory is read as a whole
+	// tree, hidden files included (grep -r, zcat -r, diff).
+	Tree Walk = 1 << iota
+	// Dot: with no path operand, the tree read is "." (grep -r, rg).
+	Dot
+	// Root: the flag's value is read as an operand is (diff --to-file).
+	Root
+	// Follows: the walk follows symbolic links (grep -R, rg -L).
+	Follows
+	// Outside: a path operand outside the work tree makes every operand
+	// a tree (git diff, which compares files outside a repository as
+	// --no-index does).
+	Outside
+	// Lists: the flag's value is a file that names the files to read
+	// (find -files0-from, tar -T, xargs -a), which the gate cannot see.
+	Lists
+)
+
+// String says what the walk reads, for the reference.
+func (w Walk) String() string {
+	var out []string
+	for _, b := range []struct {
+		bit  Walk
+		says string
+	}{{Tree, "reads the trees of its directory operands"}, {Dot, "\".\" when there is none"}, {Root, "reads its value as an operand"},
+		{Follows, "follows symlinks"}, {Outside, "reads operands outside the work tree as trees"}, {Lists, "reads the names of the files to open from its value"}} {
+		if w&b.bit != 0 {
+			out = append(out, b.says)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// Walks is the flag with what it makes its program read.
+func (f Flag) Walks(w Walk) Flag { f.Walk = w; return f }
+
+// WalksWhen is the flag, reading what w says when its value abbreviates
+// word (GNU's argmatch: "grep -d rec").
+func (f Flag) WalksWhen(word string, w Walk) Flag { f.Walk, f.WalkWhen = w, word; return f }
+
+// walks reports whether a use of the flag with value makes the walk.
+func (f *Flag) walks(value string) bool {
+	if f.Walk == 0 {
+		return false
+	}
+	// Two letters: "re" could be read or recurse, and errs to a walk.
+	return f.WalkWhen == "" || len(value) >= 2 && strings.HasPrefix(f.WalkWhen, value)
+}
+
+// Walk is what the call reads as trees: the walk's kind, and its roots
+// (the path operands, the values of Root flags, "." for Dot when there
+// is no operand). w is 0 when it reads no tree.
+func (c *Call) Walk() (w Walk, roots []string) {
+	if c.Entry != nil {
+		w = c.Entry.Walks
+	}
+	var values []string
+	for _, u := range c.Flags {
+		if u.Flag == nil || !u.Flag.walks(u.Value) {
+			continue
+		}
+		w |= u.Flag.Walk
+		if u.Flag.Walk&Root != 0 && u.HasValue {
+			values = append(values, u.Value)
+		}
+	}
+	if w &^= Lists; w&(Tree|Outside) == 0 {
+		return 0, nil
+	}
+	lead := 0
+	if c.Entry != nil && !c.Has(c.Entry.Operands.LeadUnless...) {
+		lead = c.Entry.Operands.Lead
+	}
+	if c.Entry == nil || !c.Entry.Operands.Strings {
+		roots = append(roots, c.Operands[min(lead, len(c.Operands)):]...)
+	}
+	if len(roots) == 0 && w&Dot != 0 {
+		roots = []string{"."}
+	}
+	return w, append(roots, values...)
+}
+
+// MayWalk is what a command of argv's program may read as trees: what
+// the entries for it, and their flags, declare (0 when none does). A
+// command the catalogue cannot read (a user's rule allowed it) is then
+// walked at its widest: every word a root, "." too where a walk may
+// start there.
+func MayWalk(argv []string) Walk {
+	var w Walk
+	for _, e := range entriesOf(argv) {
+		w |= e.Walks
+		for _, f := range e.FlagList() {
+			w |= f.Walk
+		}
+	}
+	return w &^ Lists
+}
+
+// entriesOf are the entries that declare a walk for argv's program whose
+// words argv holds in order (git diff for "git -P diff ~").
+func entriesOf(argv []string) []*Entry {
+	if len(argv) == 0 {
+		return nil
+	}
+	prog := argv[0]
+	if i := strings.LastIndexByte(prog, '/'); i >= 0 {
+		prog = prog[i+1:]
+	}
+	var out []*Entry
+	for _, e := range walkers() {
+		if e.Words[0] != prog {
+			continue
+		}
+		at := 1
+		for _, w := range e.Words[1:] {
+			i := slices.Index(argv[at:], w)
+			if i < 0 {
+				at = -1
+				break
+			}
+			at += i + 1
+		}
+		if at >= 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Lists is the first flag of the call that names the files to read in
+// a file the gate cannot see (see [Lists]), or "".
+func (c *Call) Lists() string {
+	for _, u := range c.Flags {
+		if u.Flag != nil && u.Flag.Walk&Lists != 0 {
+			return u.Name
+		}
+	}
+	return ""
+}
+
+// MayList is, for a command the catalogue cannot read (a user's rule
+// allowed it), a word that may be a flag naming the files to read in a
+// file: any spelling of one that an entry of its program declares (a
+// long name or an abbreviation of it, a short letter anywhere in a
+// bundle, in tar's dashless first word too), and the long names GNU
+// programs use for it. It errs towards finding one.
+func MayList(argv []string) (string, bool) {
+	longs := []string{"--files0-from", "--files-from", "--arg-file"}
+	var shorts []byte
+	exact := map[string]bool{} // names of flags that are not lists: getopt_long takes an exact name first
+	oldStyle := false
+	for _, e := range entriesOf(argv) {
+		oldStyle = oldStyle || e.OldStyle
+		for _, f := range e.FlagList() {
+			for _, n := range f.Names {
+				switch {
+				case f.Walk&Lists == 0:
+					exact[n] = true
+				case len(n) == 2 && n[0] == '-':
+					shorts = append(shorts, n[1])
+				default:
+					longs = append(longs, n)
+				}
+			}
+		}
+	}
+	for i, w := range argv[min(1, len(argv)):] {
+		name, _, _ := strings.Cut(w, "=")
+		for _, l := range longs {
+			if name == l || len(name) >= 3 && strings.HasPrefix(name, "--") && strings.HasPrefix(l, name) && !exact[name] {
+				return name, true
+			}
+		}
+		bundle := strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") || oldStyle && i == 0 && !strings.HasPrefix(w, "-")
+		if j := strings.IndexAny(w, string(shorts)); bundle && j >= 0 && len(shorts) > 0 {
+			return "-" + w[j:j+1], true
+		}
+	}
+	return "", false
+}
+
+// walkers are the entries that declare a walk, built in or in packs.
+var walkers = sync.OnceValue(func() []*Entry {
+	var out []*Entry
+	all := slices.Clone(builtin)
+	for _, p := range packs() {
+		all = append(all, p.Entries...)
+	}
+	for _, e := range all {
+		if e.Walks != 0 || slices.ContainsFunc(e.FlagList(), func(f Flag) bool { return f.Walk != 0 }) {
+			out = append(out, e)
+		}
+	}
+	return out
+})
 
 // Use is a flag that only reads.
 func Use(spec, note string) Flag {
@@ -457,7 +670,12 @@ func expandFlags(flags []Flag) []Flag {
 	var out []Flag
 	for _, f := range flags {
 		if f.spec != "" {
+			walk, when := f.Walk, f.WalkWhen
 			f = parseSpec(f.spec, f.Effect, f.Note)
+			f.Walk, f.WalkWhen = walk, when
+			for i := range f.parts {
+				f.parts[i].Walk, f.parts[i].WalkWhen = walk, when
+			}
 		}
 		if f.parts == nil {
 			out = append(out, f)

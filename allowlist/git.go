@@ -184,8 +184,8 @@ var gitEntries = []*Entry{
 	{Words: []string{"git", "reflog", "show"}, Note: "shows the reflog", Example: "git reflog show", Numeric: true, shared: gitLogFlags},
 	{Words: []string{"git", "reflog"}, Note: "shows the reflog", Example: "git reflog", Numeric: true, shared: gitLogFlags, Operands: Operands{None: true}},
 	{Words: []string{"git", "stash", "list"}, Note: "lists stashes", Example: "git stash list", Numeric: true, shared: gitLogFlags},
-	{Words: []string{"git", "diff"}, Note: "shows changes", Example: "git diff", Flags: []Flag{
-		Use("--cached, --staged", "index"), Use("--merge-base", "merge base"), Use("--no-index", "two paths"),
+	{Words: []string{"git", "diff"}, Note: "shows changes", Example: "git diff", Walks: Outside, Flags: []Flag{
+		Use("--cached, --staged", "index"), Use("--merge-base", "merge base"), Use("--no-index", "two paths").Walks(Tree),
 		Use("-1, --base, -2, --ours, -3, --theirs, -0", "stages"),
 	}, shared: [][]Flag{gitDiffFlags}},
 	{Words: []string{"git", "show"}, Note: "shows objects", Example: "git show", Numeric: true, shared: gitLogFlags},

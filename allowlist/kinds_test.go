@@ -2,6 +2,7 @@ package allowlist
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -91,6 +92,125 @@ func TestValueKinds(t *testing.T) {
 		}
 		if !slices.Equal(call.Paths, c.paths) {
 			t.Errorf("%v: paths %q; want %q", c.argv, call.Paths, c.paths)
+		}
+	}
+}
+
+// notAWalk are reading flags that speak of recursion but read no tree of
+// files from the disk, each with why; any other such flag must declare
+// its walk, so that the resolver, which walks only what the call
+// declares, sees it.
+var notAWalk = map[string]string{
+	"-r|recursive":                                         "git's -r recurses into tree objects of the repository, not the disk",
+	"-R, --recursive|recursive":                            "ls -R prints names, never contents (a names-only entry)",
+	"--recursive|recursive":                                "kubectl explain recurses into a schema",
+	"-r, --recursive|workspaces":                           "a package manager's workspaces, read from its own manifests",
+	"-r, --recursive, --no-recursive|recursion":            "git grep reads what the index names, judged by gitsafe",
+	"-q, --quiet, --short, --no-recurse, --recurse|output": "git symbolic-ref follows symbolic refs",
+	"--recurse-submodules|submodules":                      "git reads submodules' indexes, judged by gitsafe",
+}
+
+func TestWalkersDeclareTheirWalk(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range every() {
+		for _, f := range e.FlagList() {
+			key := strings.Join(f.Names, ", ") + "|" + f.Note
+			if f.Effect != Reads || f.Walk != 0 {
+				continue
+			}
+			rec := strings.Contains(strings.ToLower(f.Note), "recurs")
+			for _, n := range f.Names {
+				rec = rec || n == "--recursive" || n == "--dereference-recursive" || strings.HasPrefix(n, "--recurse")
+			}
+			if !rec {
+				continue
+			}
+			if _, ok := notAWalk[key]; !ok {
+				t.Errorf("%s %s (%s) speaks of recursion but declares no walk: add .Walks(Tree), or say in notAWalk why it reads no tree", e.Name(), f.Spec(), f.Note)
+			}
+			seen[key] = true
+		}
+	}
+	for k := range notAWalk {
+		if !seen[k] {
+			t.Errorf("notAWalk holds %q, which no flag has any more", k)
+		}
+	}
+	// The programs that read trees say so.
+	for _, argv := range [][]string{{"grep", "-r", "x"}, {"egrep", "-R", "x", "d"}, {"fgrep", "--directories=recurse", "x"},
+		{"rg", "x"}, {"diff", "a", "b"}, {"zcat", "-r", "d"}, {"git", "diff", "--no-index", "a", "b"}} {
+		c, ok := Read(Defaults(), argv)
+		if !ok {
+			t.Fatalf("%q is not read by the catalogue", argv)
+		}
+		if w, roots := c.Walk(); w&(Tree|Outside) == 0 || len(roots) == 0 {
+			t.Errorf("%q declares no walk (%v %q)", argv, w, roots)
+		}
+		if MayWalk(argv) == 0 {
+			t.Errorf("MayWalk(%q) is false", argv)
+		}
+	}
+	for _, argv := range [][]string{{"cat", "f"}, {"grep", "x", "f"}, {"zcat", "f.gz"}, {"git", "log"}} {
+		c, ok := Read(Defaults(), argv)
+		if !ok {
+			t.Fatalf("%q is not read by the catalogue", argv)
+		}
+		if w, roots := c.Walk(); w != 0 || roots != nil {
+			t.Errorf("%q walks (%v %q)", argv, w, roots)
+		}
+	}
+}
+
+// Call.Walk's roots: operands after the pattern, the values of Root
+// flags, "." for Dot with no operand.
+func TestWalkRoots(t *testing.T) {
+	for _, c := range []struct {
+		cmd   string
+		walk  Walk
+		roots []string
+	}{
+		{"grep -r x", Tree | Dot, []string{"."}},
+		{"grep -rn x src lib", Tree | Dot, []string{"src", "lib"}},
+		{"grep -r -e x src", Tree | Dot, []string{"src"}},
+		{"grep -R x d", Tree | Dot | Follows, []string{"d"}},
+		{"grep -d read x d", 0, nil},
+		{"grep -d rec x d", Tree | Dot, []string{"d"}},
+		{"rg x", Tree | Dot, []string{"."}},
+		{"rg -L x d", Tree | Dot | Follows, []string{"d"}},
+		{"rg --files", Tree | Dot, []string{"."}},
+		{"diff -N --to-file=/home a", Tree | Root, []string{"a", "/home"}},
+		{"diff a b", Tree, []string{"a", "b"}},
+		{"git diff a b", Outside, []string{"a", "b"}},
+		{"git diff --no-index a b", Tree | Outside, []string{"a", "b"}},
+		{"zcat -r d", Tree, []string{"d"}},
+	} {
+		call, ok := Read(Defaults(), strings.Fields(c.cmd))
+		if !ok {
+			t.Fatalf("%s: not read", c.cmd)
+		}
+		w, roots := call.Walk()
+		if w != c.walk || !slices.Equal(roots, c.roots) {
+			t.Errorf("%s: walk %b %q; want %b %q", c.cmd, w, roots, c.walk, c.roots)
+		}
+	}
+}
+
+// MayList, for a command the catalogue cannot read, finds any spelling
+// of a flag that names the files to read in a file, and takes a flag's
+// exact name for that flag (getopt_long does).
+func TestMayList(t *testing.T) {
+	for _, c := range []struct {
+		cmd, want string
+	}{
+		{"tar -cT list", "-T"}, {"tar cTf list x.tar", "-T"}, {"tar --files-from=list -c", "--files-from"},
+		{"tar --files=list -c", "--files"}, {"xargs -ra list cat", "-a"}, {"xargs --arg=list cat", "--arg"},
+		{"find . -files0-from x -delete", "-files0-from"}, {"wc --files0=x -l", "--files0"},
+		{"cpio --files-from=x", "--files-from"}, {"file -zf list", "-f"},
+		{"grep --file=k x", ""}, {"grep -f k x", ""}, {"tar -cf x.tar d", ""}, {"xargs -n1 cat", ""},
+	} {
+		got, _ := MayList(strings.Fields(c.cmd))
+		if got != c.want {
+			t.Errorf("MayList(%s) = %q; want %q", c.cmd, got, c.want)
 		}
 	}
 }

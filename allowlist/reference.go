@@ -71,10 +71,13 @@ func entryReference(w io.Writer, e *Entry, seen map[string]string) {
 	if e.Check != nil {
 		fmt.Fprint(w, " Its operands are parsed (see the note).")
 	}
+	if e.Walks != 0 {
+		fmt.Fprintf(w, " It %s.", e.Walks)
+	}
 	fmt.Fprint(w, "\n\n")
 	var key strings.Builder
 	for _, f := range e.FlagList() {
-		key.WriteString(f.Spec() + "\x00" + f.Note + "\x00" + f.Effect.String() + "\x00")
+		key.WriteString(f.Spec() + "\x00" + f.Note + "\x00" + f.Effect.String() + "\x00" + f.Walk.String() + "\x00")
 	}
 	if first, ok := seen[key.String()]; ok && len(e.FlagList()) > 0 {
 		fmt.Fprintf(w, "Flags: as for `%s`.\n\n", first)
@@ -117,6 +120,13 @@ func flagTable(w io.Writer, flags []Flag, skip *Entry) {
 			value = "`" + f.Value + "`, " + f.Kind().String()
 		}
 		does := f.Note
+		if f.Walk != 0 {
+			when := ""
+			if f.WalkWhen != "" {
+				when = "with the value " + f.WalkWhen + ": "
+			}
+			does += " (" + when + f.Walk.String() + ")"
+		}
 		if f.Effect != Reads {
 			does = "**asks: " + f.Effect.String() + "**: " + f.Note
 		}

@@ -20,7 +20,7 @@ var findFlags = func() []Flag {
 		Use("-daystart", "times from the start of today"), Use("-follow", "follows symlinks"),
 		Use("-regextype TYPE", "regex dialect"), Use("-warn", "warnings"), Use("-nowarn", "no warnings"),
 		Use("-depth", "contents before the directory"), Use("-d", "BSD: -depth"),
-		Use("-files0-from FILE", "reads starting points from FILE"), Use("-help, --help", "prints help"),
+		Use("-files0-from FILE", "reads starting points from FILE").Walks(Lists), Use("-help, --help", "prints help"),
 		Use("-ignore_readdir_race", "ignores vanished files"), Use("-noignore_readdir_race", "reports vanished files"),
 		Use("-maxdepth N", "depth limit"), Use("-mindepth N", "minimum depth"), Use("-mount", "one file system"),
 		Use("-noleaf", "no leaf optimisation"), Use("-xdev", "one file system"), Use("-version, --version", "prints the version"),
@@ -548,10 +548,11 @@ var sysEntries = []*Entry{
 		Use("--time-format=FORMAT", "time format"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
 	{Words: []string{"zcat"}, Note: "prints decompressed files", Example: "zcat f.gz", Flags: []Flag{
-		Use("-f, --force", "also uncompressed input"), Use("-l, --list", "lists"), Use("-q, --quiet", "quiet"), Use("-r, --recursive", "recursive"),
+		Use("-f, --force", "also uncompressed input"), Use("-l, --list", "lists"), Use("-q, --quiet", "quiet"), Use("-r, --recursive", "recursive").Walks(Tree),
 		Use("-S, --suffix=STRING", "suffix"), Use("--synchronous", "synchronous"), Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"),
 		help(), version(),
 	}},
+	gzipEntry("gzip"), gzipEntry("gunzip"),
 	{Words: []string{"nproc"}, Note: "prints the number of CPUs", Example: "nproc", Operands: Operands{None: true}, Flags: []Flag{
 		Use("--all", "all CPUs"), Use("--ignore=N", "ignores N"), help(), version(),
 	}},
@@ -573,7 +574,7 @@ var sysEntries = []*Entry{
 // only be a read flag, an operand, or an error.
 var xargsEntry = &Entry{Words: []string{"xargs"}, Note: "runs a read-only catalogue command on words from standard input",
 	Example: "xargs cat", StopAtOperand: true, Operands: Operands{Strings: true}, Flags: []Flag{
-		Use("-0, --null", "NUL-separated input"), Use("-a, --arg-file=FILE", "reads the words from FILE"),
+		Use("-0, --null", "NUL-separated input"), Use("-a, --arg-file=FILE", "reads the words from FILE").Walks(Lists),
 		Use("-d, --delimiter=SEP", "delimiter"), Use("-E EOF", "end-of-input string"), Use("-e[=EOF], --eof[=EOF]", "end-of-input string"),
 		Use("-I PATTERN", "puts each word in place of this string"), Use("-i[=PATTERN], --replace[=PATTERN]", "puts each word in place of {}"),
 		Use("-L N", "lines per command"), Use("--max-lines[=N]", "lines per command: GNU xargs takes the value only after = (\"--max-lines sh cat\" runs sh), whatever its --help says"), Use("-l[=N]", "lines per command"), Use("-n, --max-args=N", "words per command"),
@@ -765,7 +766,7 @@ var tarEntry = &Entry{Words: []string{"tar"}, Note: "lists an archive (-t only; 
 		Use("-t, --list", "lists"), Use("-f, --file=FILE", "the archive"), Use("-v, --verbose", "verbose"),
 		Use("-z, --gzip, --gunzip, --ungzip, -j, --bzip2, -J, --xz, --lzip, --lzma, --lzop, --zstd, -Z, --compress, --uncompress, -a, --auto-compress", "runs the usual decompressor"),
 		Use("--force-local", "an archive name with a colon is local"), Use("--wildcards, --no-wildcards, --anchored, --no-anchored, --ignore-case, --no-ignore-case", "member patterns"),
-		Use("--exclude=PATTERN", "excludes"), Use("-X, --exclude-from=FILE", "reads exclude patterns from FILE"), Use("-T, --files-from=FILE", "reads member names from FILE"),
+		Use("--exclude=PATTERN", "excludes"), Use("-X, --exclude-from=FILE", "reads exclude patterns from FILE"), Use("-T, --files-from=FILE", "reads member names from FILE").Walks(Lists),
 		Use("--null, --no-null", "NUL names"), Use("--numeric-owner", "numbers"), Use("--utc", "UTC"), Use("--full-time", "full times"),
 		Use("-R, --block-number", "block numbers"), Use("--show-transformed-names, --show-stored-names", "names"), Use("-b, --blocking-factor=N", "blocking"),
 		Use("--quoting-style=STYLE", "quoting"), Use("-i, --ignore-zeros", "zero blocks"), Use("--occurrence[=N]", "occurrence"),
@@ -834,4 +835,29 @@ func findExecCheck(c *Call) *Refusal {
 		c.Strings = append(c.Strings, inner.Strings...)
 	}
 	return nil
+}
+
+// gzipEntry is gzip or gunzip writing only to standard output (-c), or
+// listing (-l) or testing (-t): without one of them it replaces each
+// file with its (de)compressed form. With -r it reads every file of a
+// directory operand's tree.
+func gzipEntry(prog string) *Entry {
+	return &Entry{Words: []string{prog}, Note: "(de)compresses to standard output, lists or tests (-c, -l, -t only)", Example: prog + " -c f",
+		Numeric: true, Check: gzipCheck, Flags: []Flag{
+			Use("-c, --stdout, --to-stdout", "writes to standard output"), Use("-d, --decompress, --uncompress", "decompresses"),
+			Use("-f, --force", "also links and uncompressed input"), Use("-k, --keep", "keeps input files"), Use("-l, --list", "lists"),
+			Use("-n, --no-name, -N, --name", "names"), Use("-q, --quiet", "quiet"), Use("-r, --recursive", "recursive").Walks(Tree),
+			Use("--rsyncable", "rsync-friendly"), Use("-S, --suffix=STRING", "suffix"), Use("--synchronous", "synchronous"),
+			Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"), Use("--fast, --best", "level"), Use("-L, --license", "license"),
+			Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
+		}}
+}
+
+// gzipCheck refuses a gzip or gunzip that would write files: one with
+// operands and none of -c, -l, -t (help and version print only).
+func gzipCheck(c *Call) *Refusal {
+	if len(c.Operands) == 0 || c.Has("-c", "-l", "-t", "-h", "-V", "-L") {
+		return nil
+	}
+	return refuse(c.Operands[0], "replaces each file with its (de)compressed form; -c writes to standard output instead")
 }

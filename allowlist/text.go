@@ -63,7 +63,7 @@ var textEntries = []*Entry{
 	}},
 	{Words: []string{"wc"}, Note: "counts lines, words and bytes", Example: "wc f", Flags: []Flag{
 		Use("-c, --bytes", "bytes"), Use("-m, --chars", "characters"), Use("-l, --lines", "lines"),
-		Use("--files0-from=FILE", "reads the list of files from FILE"), Use("-L, --max-line-length", "longest line"),
+		Use("--files0-from=FILE", "reads the list of files from FILE").Walks(Lists), Use("-L, --max-line-length", "longest line"),
 		Use("-w, --words", "words"), Use("--total=WHEN", "total line"), help(), version(),
 	}},
 	{Words: []string{"stat"}, Note: "prints file metadata", Example: "stat f", Flags: []Flag{
@@ -75,7 +75,7 @@ var textEntries = []*Entry{
 		Use("-b, --brief", "no file names"), Use("-c, --checking-printout", "prints the parsed magic file"),
 		Use("-d, --debug", "debug output"), Use("-E", "stops on file system errors"), Use("-e, --exclude=NAME", "skips a test"),
 		Use("--exclude-quiet=NAME", "skips a test"), Use("--extension", "prints extensions"),
-		Use("-f, --files-from=FILE", "reads the names to test from FILE"), Use("-F, --separator=STRING", "separator"),
+		Use("-f, --files-from=FILE", "reads the names to test from FILE").Walks(Lists), Use("-F, --separator=STRING", "separator"),
 		Use("-h, --no-dereference", "does not follow symlinks"), Use("-i, --mime", "MIME type"),
 		Use("--mime-type", "MIME type"), Use("--mime-encoding", "MIME encoding"), Use("-k, --keep-going", "all matches"),
 		Use("-l, --list", "lists magic strengths"), Use("-L, --dereference", "follows symlinks"),
@@ -104,7 +104,7 @@ var textEntries = []*Entry{
 		Use("-R, --random-sort", "shuffles"), Use("--random-source=FILE", "reads random bytes from FILE"),
 		Use("-r, --reverse", "reverse"), Use("--sort=WORD", "sort kind"), Use("-V, --version-sort", "versions"),
 		Use("--batch-size=N", "merge batch"), Use("-c, --check[=HOW]", "checks order"), Use("-C", "checks order quietly"),
-		Use("--debug", "annotates"), Use("--files0-from=FILE", "reads the list of files from FILE"),
+		Use("--debug", "annotates"), Use("--files0-from=FILE", "reads the list of files from FILE").Walks(Lists),
 		Use("-k, --key=KEYDEF", "sort key"), Use("-m, --merge", "merges sorted files"), Use("-s, --stable", "stable"),
 		Use("-S, --buffer-size=SIZE", "memory buffer"), Use("-t, --field-separator=SEP", "field separator"),
 		Use("--parallel=N", "threads"), Use("-u, --unique", "unique"), zero(), help(), version(),
@@ -132,7 +132,10 @@ var textEntries = []*Entry{
 		Use("-s, --number-separator=STRING", "separator"), Use("-v, --starting-line-number=N", "first number"),
 		Use("-w, --number-width=N", "width"), help(), version(),
 	}},
-	{Words: []string{"diff"}, Note: "compares files", Example: "diff a b", Flags: diffFlags},
+	// Without -r, diff still reads every top-level file of two
+	// directories (and with -N those only one has): a directory operand
+	// is read like a tree.
+	{Words: []string{"diff"}, Note: "compares files", Example: "diff a b", Flags: diffFlags, Walks: Tree},
 	{Words: []string{"od"}, Note: "dumps files in octal and other formats", Example: "od f", Flags: []Flag{
 		Use("-A, --address-radix=RADIX", "offset radix"), Use("--endian=ORDER", "byte order"),
 		Use("-j, --skip-bytes=N", "skips bytes"), Use("-N, --read-bytes=N", "limits bytes"),
@@ -283,7 +286,7 @@ var textEntries = []*Entry{
 		Use("-0, --null", "NUL ends lines"), Use("-a, --all", "files too"), Use("--apparent-size", "apparent size"),
 		Use("-B, --block-size=SIZE", "block size"), Use("-b, --bytes", "bytes"), Use("-c, --total", "total"),
 		Use("-D, --dereference-args", "follows operand symlinks"), Use("-d, --max-depth=N", "depth"),
-		Use("--files0-from=FILE", "reads the list of files from FILE"), Use("-H", "follows operand symlinks"),
+		Use("--files0-from=FILE", "reads the list of files from FILE").Walks(Lists), Use("-H", "follows operand symlinks"),
 		Use("-h, --human-readable", "human sizes"), Use("--inodes", "inodes"), Use("-k", "KiB"), Use("-L, --dereference", "follows symlinks"),
 		Use("-l, --count-links", "hard links"), Use("-m", "MiB"), Use("-P, --no-dereference", "no symlinks"),
 		Use("-S, --separate-dirs", "separate"), Use("--si", "powers of 1000"), Use("-s, --summarize", "summary"),
@@ -348,15 +351,16 @@ var grepFlags = []Flag{
 	Use("--line-buffered", "line buffering"), Use("-H, --with-filename", "file names"), Use("-h, --no-filename", "no file names"),
 	Use("--label=LABEL", "name for standard input"), Use("-o, --only-matching", "matches only"), Use("-q, --quiet, --silent", "quiet"),
 	Use("--binary-files=TYPE", "binary files"), Use("-a, --text", "binary as text"), Use("-I", "skips binary files"),
-	Use("-d, --directories=ACTION", "directories"), Use("-D, --devices=ACTION", "devices"), Use("-r, --recursive", "recursive"),
-	Use("-R, --dereference-recursive", "recursive, following symlinks"), Use("--include=GLOB", "only files matching"),
+	Use("-d, --directories=ACTION", "directories").WalksWhen("recurse", Tree|Dot), Use("-D, --devices=ACTION", "devices"),
+	Use("-r, --recursive", "recursive").Walks(Tree | Dot),
+	Use("-R, --dereference-recursive", "recursive, following symlinks").Walks(Tree | Dot | Follows), Use("--include=GLOB", "only files matching"),
 	Use("--exclude=GLOB", "skips files matching"), Use("--exclude-from=FILE", "reads skip patterns from FILE"),
 	Use("--exclude-dir=GLOB", "skips directories matching"), Use("-L, --files-without-match", "non-matching files"),
 	Use("-l, --files-with-matches", "matching files"), Use("-c, --count", "counts"), Use("-T, --initial-tab", "tabs"),
 	Use("-Z, --null", "NUL after names (BSD -Z decompresses in-process)"), Use("-B, --before-context=N", "context before"),
 	Use("-A, --after-context=N", "context after"), Use("-C, --context=N", "context"), Use("--group-separator=SEP", "separator"),
 	Use("--no-group-separator", "no separator"), Use("--color[=WHEN], --colour[=WHEN]", "colours"), Use("-U, --binary", "binary"),
-	Use("-O", "BSD: follows command-line symlinks"), Use("-S", "BSD: follows symlinks"),
+	Use("-O", "BSD: follows command-line symlinks").Walks(Follows), Use("-S", "BSD: follows symlinks").Walks(Follows),
 	Use("-p", "BSD: no symlinks"),
 }
 
@@ -368,12 +372,12 @@ var diffFlags = []Flag{
 	Use("--left-column", "left column"), Use("--suppress-common-lines", "no common lines"),
 	Use("-p, --show-c-function", "C function"), Use("-F, --show-function-line=REGEX", "function lines"),
 	Use("--label=LABEL", "label"), Use("-t, --expand-tabs", "expands tabs"), Use("-T, --initial-tab", "tabs"),
-	Use("--tabsize=N", "tab size"), Use("--suppress-blank-empty", "no blank"), Use("-r, --recursive", "recursive"),
+	Use("--tabsize=N", "tab size"), Use("--suppress-blank-empty", "no blank"), Use("-r, --recursive", "recursive").Walks(Tree),
 	Use("--no-dereference", "no symlinks"), Use("-N, --new-file", "absent as empty"), Use("--unidirectional-new-file", "absent first as empty"),
 	Use("--ignore-file-name-case", "folds names"), Use("--no-ignore-file-name-case", "keeps case"),
 	Use("-x, --exclude=PATTERN", "excludes"), Use("-X, --exclude-from=FILE", "reads exclude patterns from FILE"),
-	Use("-S, --starting-file=FILE", "starts at FILE"), Use("--from-file=FILE", "compares FILE to each operand"),
-	Use("--to-file=FILE", "compares each operand to FILE"), Use("-i, --ignore-case", "folds case"),
+	Use("-S, --starting-file=FILE", "starts at FILE"), Use("--from-file=FILE", "compares FILE to each operand").Walks(Root),
+	Use("--to-file=FILE", "compares each operand to FILE").Walks(Root), Use("-i, --ignore-case", "folds case"),
 	Use("-E, --ignore-tab-expansion", "tabs"), Use("-Z, --ignore-trailing-space", "trailing space"),
 	Use("-b, --ignore-space-change", "space changes"), Use("-w, --ignore-all-space", "all space"),
 	Use("-B, --ignore-blank-lines", "blank lines"), Use("-I, --ignore-matching-lines=REGEX", "matching lines"),
@@ -390,7 +394,7 @@ var diffFlags = []Flag{
 // rgEntry is ripgrep 14 (rg --help): it reads .gitignore, .ignore and
 // .rgignore files, and $RIPGREP_CONFIG_PATH names a file of extra flags,
 // which the engine's environment must not carry (see the package notes).
-var rgEntry = &Entry{Words: []string{"rg"}, Note: "searches file contents (ripgrep)", Example: "rg x f", Numeric: true,
+var rgEntry = &Entry{Words: []string{"rg"}, Note: "searches file contents (ripgrep)", Example: "rg x f", Numeric: true, Walks: Tree | Dot,
 	Operands: Operands{Lead: 1, LeadUnless: []string{"-e", "-f", "--files", "--type-list"}}, Flags: []Flag{
 		Use("-e, --regexp=PATTERN", "the pattern"), Use("-f, --file=FILE", "reads patterns from FILE"),
 		Use("-A, --after-context=N, -B, --before-context=N, -C, --context=N", "context"), Use("--binary, --no-binary", "binary files"),
@@ -401,7 +405,7 @@ var rgEntry = &Entry{Words: []string{"rg"}, Note: "searches file contents (ripgr
 		Use("--dfa-size-limit=N", "limit"), Use("-E, --encoding=ENCODING, --no-encoding", "encoding"),
 		Use("--engine=NAME", "regex engine"), Use("--field-context-separator=SEP, --field-match-separator=SEP", "separators"),
 		Use("--files", "lists files"), Use("-l, --files-with-matches, --files-without-match", "names"),
-		Use("-F, --fixed-strings, --no-fixed-strings", "fixed"), Use("-L, --follow, --no-follow", "symlinks"),
+		Use("-F, --fixed-strings, --no-fixed-strings", "fixed"), Use("-L, --follow, --no-follow", "symlinks").Walks(Follows),
 		Use("--generate=KIND", "man page or completions"), Use("-g, --glob=GLOB, --iglob=GLOB", "globs"),
 		Use("--glob-case-insensitive, --no-glob-case-insensitive", "glob case"), Use("--heading, --no-heading", "headings"),
 		Use("-h, --help", "prints help"), Use("-., --hidden, --no-hidden", "hidden files"),

@@ -87,22 +87,3 @@ func fileWhitelists(p string) bool {
 	}
 	return false
 }
-
-// lexicalAll is lexical for each word.
-func (r *resolver) lexicalAll(words []string) []string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		out[i] = r.lexical(w)
-	}
-	return out
-}
-
-// anyDir reports whether one of paths is a directory.
-func anyDir(paths []string) bool {
-	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return true
-		}
-	}
-	return false
-}

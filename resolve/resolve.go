@@ -134,7 +134,7 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 func (r *resolver) command(argv []string, depth int) {
 	r.program(argv[0])
 	words := r.expandGlobs(argv[1:])
-	r.listFromFile(argv[0], words)
+	r.listFromFile(append([]string{argv[0]}, words...))
 	paths := words
 	if r.o.PathWords != nil {
 		if pw := r.o.PathWords(argv); len(pw) > 0 {
@@ -151,7 +151,7 @@ func (r *resolver) command(argv []string, depth int) {
 		}
 	}
 	r.flagFiles(words)
-	r.recursive(argv[0], words, argv)
+	r.recursive(append([]string{argv[0]}, words...))
 	if depth >= 4 {
 		return
 	}
@@ -198,10 +198,7 @@ func (r *resolver) runs(argv []string) [][]string {
 			return [][]string{argv[start:]}
 		}
 	case "find":
-		if r.o.Read == nil {
-			return nil
-		}
-		c, ok := r.o.Read(argv)
+		c, ok := r.readCall(argv)
 		if !ok {
 			return nil
 		}

@@ -51,9 +51,10 @@ func TestCheck(t *testing.T) {
 		redir []string
 		env   []string
 		want  string
-		// narrows: an include filter lets the catalogue's reading allow
-		// it; resolve's getopt, which does not know every option, asks
-		// (want is then the catalogue's, "").
+		// narrows: what the catalogue's reading narrows (an include
+		// filter, no -r, rg's skipping of hidden files) is what a command
+		// it cannot read asks for, walked at its widest (want is then the
+		// catalogue's, "").
 		narrows string
 	}{
 		{name: "plain file", argv: []string{"cat", "src/main.go"}},
@@ -217,15 +218,19 @@ func TestCheck(t *testing.T) {
 		{name: "git diff --no-ind, abbreviated", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/src/id_rsa", []byte("K"), 0o600)
 		}, argv: []string{"git", "diff", "--no-ind", "src", "/nonexistent"}, want: "id_rsa"},
+		{name: "git -C moves the operands of diff --no-index", plant: func(t *testing.T, w world) {
+			os.MkdirAll(w.proj+"/sub/keys", 0o755)
+			os.WriteFile(w.proj+"/sub/keys/id_rsa", []byte("K"), 0o600)
+		}, argv: []string{"git", "-C", "sub", "diff", "--no-index", "/nonexistent", "keys"}, want: "id_rsa"},
 		{name: "grep -e pattern: every operand is a file", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/src/id_rsa", []byte("K"), 0o600)
 		}, argv: []string{"grep", "-re", "x", "src"}, want: "id_rsa"},
 		{name: "grep without -r is no walk", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/src/id_rsa", []byte("K"), 0o600)
-		}, argv: []string{"grep", "x", "src/main.go"}},
+		}, argv: []string{"grep", "x", "src/main.go"}, narrows: "recursively"},
 		{name: "rg skips hidden", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
-		}, argv: []string{"rg", "x"}},
+		}, argv: []string{"rg", "x"}, narrows: "recursively"},
 		{name: "rg --hidden reads it", plant: func(t *testing.T, w world) {
 			os.WriteFile(w.proj+"/.env", []byte("K"), 0o600)
 		}, argv: []string{"rg", "--hidden", "x"}, want: ".env"},
@@ -277,11 +282,11 @@ func TestCheck(t *testing.T) {
 			os.Symlink("loop", w.proj+"/loop")
 		}, argv: []string{"cat", "loop"}, want: "symlinks"},
 	}
-	// Each case is judged with the options read by the catalogue (as the
-	// engine does) and by resolve's own getopt (for commands a user rule
-	// allows, which the catalogue does not accept).
+	// Each case is judged with the call read by the catalogue (as the
+	// engine does) and as a command the catalogue cannot read (a user rule
+	// allowed it), which is walked at its widest.
 	for _, tt := range tests {
-		for _, reading := range []string{"catalogue", "getopt"} {
+		for _, reading := range []string{"catalogue", "unread"} {
 			t.Run(tt.name+"/"+reading, func(t *testing.T) {
 				w := newWorld(t)
 				if tt.plant != nil {
@@ -290,6 +295,8 @@ func TestCheck(t *testing.T) {
 				o := w.opts()
 				if reading == "catalogue" {
 					o.Read = func(argv []string) (*allowlist.Call, bool) { return allowlist.Read(allowlist.Defaults(), argv) }
+				} else {
+					o.Read = func([]string) (*allowlist.Call, bool) { return nil, false }
 				}
 				o.MaxWalk = 50
 				if tt.env != nil {
@@ -307,7 +314,7 @@ func TestCheck(t *testing.T) {
 					cmds = append(cmds, tt.then)
 				}
 				got := resolve.Check(o, cmds, tt.redir)
-				if tt.narrows != "" && reading == "getopt" {
+				if tt.narrows != "" && reading == "unread" {
 					tt.want = tt.narrows
 				}
 				switch {
