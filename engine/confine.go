@@ -1,17 +1,16 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gitsafe"
+	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/sandbox"
 )
 
@@ -222,7 +221,7 @@ func (e *Engine) spec(j *Judgement, program string) (*sandbox.Spec, error) {
 		s.Root, s.Writable = ProjectRoot(j.Cwd), writable
 		s.Protect = sandbox.Protected(s.Root)
 		watch := append([]string(nil), s.Protect...)
-		if hooks := hooksDir(s.Root); hooks != "" {
+		if hooks := hooksDir(s.Root); hooks != "" && !slices.ContainsFunc(s.Protect, func(p string) bool { return fsutil.Within(hooks, p) }) {
 			watch = append(watch, hooks)
 			if b, ok := sandbox.Bindable(s.Root, hooks); ok && !slices.Contains(s.Protect, b) {
 				s.Protect = append(s.Protect, b)
@@ -242,23 +241,17 @@ func (e *Engine) spec(j *Judgement, program string) (*sandbox.Spec, error) {
 // one (or a link) is watched, since a command that creates it plants
 // hooks as surely as one that writes into it.
 func hooksDir(root string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	c := exec.CommandContext(ctx, "git", "-C", root, "config", "--get", "core.hooksPath")
 	// Not gitsafe.Environ: it sets core.hooksPath itself. git needs only
 	// PATH and HOME to find the repository's and the person's files.
-	c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "GIT_CONFIG_NOSYSTEM=1"}
-	out, err := c.Output()
-	p := strings.TrimSpace(string(out))
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "GIT_CONFIG_NOSYSTEM=1"}
+	p, err := gitsafe.HooksDir(root, env)
 	if err != nil || p == "" {
 		return ""
 	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(root, p)
-	}
-	p = filepath.Clean(p)
-	if rel, err := filepath.Rel(root, p); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+	// git names it physically; the sandbox binds paths as root spells them.
+	rel, err := filepath.Rel(fsutil.Resolve(root), p)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
 		return ""
 	}
-	return p
+	return filepath.Join(root, rel)
 }

@@ -198,17 +198,21 @@ func (e *Engine) guard(j *Judgement) *sandbox.Spec {
 	if self, err := os.Executable(); err == nil {
 		add(self, false)
 	}
-	if home != "" {
-		for _, f := range hostSettings {
-			add(filepath.Join(home, f), false)
+	// The hosts' settings that say which hook runs, in the home and
+	// where the hosts' variables move them (agentgate install writes the
+	// hook there then).
+	for _, h := range HostDirs {
+		dirs := []string{}
+		if home != "" {
+			dirs = append(dirs, filepath.Join(home, h.InHome))
 		}
-	}
-	// Where the hosts' variables move their settings (agentgate install
-	// writes the hook there then).
-	for _, f := range []struct{ env, name string }{{"CLAUDE_CONFIG_DIR", "settings.json"},
-		{"CODEX_HOME", "config.toml"}, {"CODEX_HOME", "hooks.json"}} {
-		if d := e.Getenv(f.env); filepath.IsAbs(d) {
-			add(filepath.Join(d, f.name), false)
+		if d := e.Getenv(h.Env); h.Env != "" && filepath.IsAbs(d) {
+			dirs = append(dirs, d)
+		}
+		for _, d := range dirs {
+			for _, f := range h.Settings {
+				add(filepath.Join(d, f), false)
+			}
 		}
 	}
 	if len(paths) == 0 {
@@ -217,10 +221,25 @@ func (e *Engine) guard(j *Judgement) *sandbox.Spec {
 	return &sandbox.Spec{Level: sandbox.None, Root: "/", Guard: paths}
 }
 
-// hostSettings are the hosts' user-scope files, relative to the home,
-// that say which hook runs (and in which permission mode).
-var hostSettings = []string{".claude/settings.json", ".codex/config.toml", ".codex/hooks.json",
-	".gemini/settings.json", ".cursor/hooks.json"}
+// HostDirs are the hosts' user-scope directories, in the home and where
+// a variable moves them, with the files in them that say which hook runs
+// (and in which permission mode). The guard binds those files read-only
+// for what agentgate runs, and the hook asks before the agent's file
+// tools write into those directories.
+var HostDirs = []HostDir{
+	{Env: "CLAUDE_CONFIG_DIR", InHome: ".claude", Settings: []string{"settings.json"}},
+	{Env: "CODEX_HOME", InHome: ".codex", Settings: []string{"config.toml", "hooks.json"}},
+	{InHome: ".gemini", Settings: []string{"settings.json"}},
+	{InHome: ".cursor", Settings: []string{"hooks.json"}},
+}
+
+// HostDir is one host's user-scope directory.
+type HostDir struct {
+	// Env moves the directory ("" when nothing does); InHome is where it
+	// is otherwise, relative to the home.
+	Env, InHome string
+	Settings    []string
+}
 
 // runsElevated reports a text that is one simple command whose program is
 // an elevator ("sudo make install"): that command is not guarded. Only

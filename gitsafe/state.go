@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // GitState are the directories and files whose contents git trusts or
@@ -20,7 +22,7 @@ type GitState []string
 // Holds reports the directory or file of s that p is or lies under.
 func (s GitState) Holds(p string) (string, bool) {
 	for _, d := range s {
-		if d != "" && within(p, d) {
+		if d != "" && fsutil.Within(p, d) {
 			return d, true
 		}
 	}
@@ -176,6 +178,20 @@ func gitReadEnv(environ []string) []string {
 		}
 	}
 	return env
+}
+
+// HooksDir is the hooks directory of the repository that holds dir, as
+// git says, physical; "" outside a repository. environ is the
+// environment git reads the configuration with.
+func HooksDir(dir string, environ []string) (string, error) {
+	repo, err := discover(dir, "", "", "")
+	if errors.Is(err, errNoRepo) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return hooksDir(repo, environ)
 }
 
 // hooksDir is where git runs the repository's hooks from, as git itself

@@ -391,7 +391,7 @@ func (v *vetter) submodules(repo repository, depth int) error {
 	}
 	for _, p := range paths {
 		sub := filepath.Join(repo.top, p)
-		if !within(sub, repo.top) {
+		if !fsutil.Within(sub, repo.top) {
 			continue
 		}
 		dotgit := filepath.Join(sub, ".git")
@@ -794,27 +794,20 @@ func tokenInQuery(raw string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.RawQuery != ""
 }
 
-// within reports whether p is dir or under it, comparing the paths as
-// text; see [inside] and [reaches] for paths the kernel will resolve.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}
-
-// inside reports whether p is under dir both as written and as the kernel
+// inside reports whether p is under dir ([fsutil.Within]) both as written and as the kernel
 // resolves it (symbolic links followed, as written or cleaned first, which
 // git does to some paths): "../link" where link points to $HOME is not
 // inside the project.
 func inside(p, dir string) bool {
 	d := resolve(dir)
-	return within(filepath.Clean(p), dir) && within(resolve(p), d) && within(resolve(filepath.Clean(p)), d)
+	return fsutil.Within(filepath.Clean(p), dir) && fsutil.Within(resolve(p), d) && fsutil.Within(resolve(filepath.Clean(p)), d)
 }
 
 // reaches reports whether p is under dir in any of those readings: a
 // file the project may control.
 func reaches(p, dir string) bool {
 	d := resolve(dir)
-	return within(filepath.Clean(p), dir) || within(resolve(p), d) || within(resolve(filepath.Clean(p)), d)
+	return fsutil.Within(filepath.Clean(p), dir) || fsutil.Within(resolve(p), d) || fsutil.Within(resolve(filepath.Clean(p)), d)
 }
 
 // resolve is p as the kernel resolves it (fsutil.Resolve).

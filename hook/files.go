@@ -427,8 +427,13 @@ func (g *Gate) writeRoots() writeRoots {
 	// The hosts' own directories where their variables move them
 	// (agentgate install writes the hook into $CLAUDE_CONFIG_DIR's
 	// settings.json then): what the home's .claude and .codex are.
-	for _, x := range []struct{ env, inHome string }{{"XDG_CONFIG_HOME", ".config"}, {"XDG_STATE_HOME", ".local/state"}, {"XDG_DATA_HOME", ".local/share"},
-		{"CLAUDE_CONFIG_DIR", ".claude"}, {"CODEX_HOME", ".codex"}} {
+	moved := []struct{ env, inHome string }{{"XDG_CONFIG_HOME", ".config"}, {"XDG_STATE_HOME", ".local/state"}, {"XDG_DATA_HOME", ".local/share"}}
+	for _, h := range engine.HostDirs {
+		if h.Env != "" {
+			moved = append(moved, struct{ env, inHome string }{h.Env, h.InHome})
+		}
+	}
+	for _, x := range moved {
 		v := ""
 		if g.Getenv != nil {
 			v = g.Getenv(x.env)

@@ -23,7 +23,7 @@ import (
 func (o Options) AgentWritable(dir string) (string, bool) {
 	dir = filepath.Clean(dir)
 	for _, t := range []string{".local/bin", ".cargo/bin", "go/bin"} {
-		if o.Home != "" && within(dir, filepath.Join(o.Home, t)) {
+		if o.Home != "" && fsutil.Within(dir, filepath.Join(o.Home, t)) {
 			return "", false
 		}
 	}
@@ -47,11 +47,11 @@ func (o Options) AgentWritable(dir string) (string, bool) {
 		if root == "" {
 			continue
 		}
-		if within(dir, filepath.Clean(root)) {
+		if fsutil.Within(dir, filepath.Clean(root)) {
 			return root, true
 		}
 		// The same directory reached through a symlink (/tmp -> /private/tmp).
-		if within(dir, fsutil.Resolve(root)) {
+		if fsutil.Within(dir, fsutil.Resolve(root)) {
 			return root, true
 		}
 	}

@@ -44,7 +44,6 @@ import (
 	"os"
 	"os/user"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -458,14 +457,6 @@ func getenv(environ []string, name string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func within(p, dir string) bool {
-	if dir == "" {
-		return false
-	}
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 func isFIFO(p string) bool {

@@ -115,7 +115,7 @@ func (r *resolver) walkTree(root, real string, hidden, follow bool, only nameFil
 						return reason(p, "leads to "+v+", which may hold secrets ("+pat+")"), false
 					}
 				}
-				if !within(target, real) {
+				if !fsutil.Within(target, real) {
 					return reason(p, "is a symlink leading out of the tree, to "+target), false
 				}
 				if fi, err := os.Stat(target); err == nil && fi.IsDir() && follow && !seenDirs[target] && d.depth < 64 {

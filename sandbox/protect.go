@@ -115,7 +115,7 @@ func Protected(root string) []string {
 // of the project, which the workspace cannot write anyway.
 func Bindable(root, p string) (string, bool) {
 	p = filepath.Clean(p)
-	if !within(p, root) {
+	if !fsutil.Within(p, root) {
 		return "", false
 	}
 	fi, err := os.Lstat(p)
@@ -125,7 +125,7 @@ func Bindable(root, p string) (string, bool) {
 		// targets under /data.
 		real, rerr := filepath.EvalSymlinks(root)
 		t, terr := filepath.EvalSymlinks(p)
-		if terr != nil || !within(t, root) && (rerr != nil || !within(t, real)) {
+		if terr != nil || !fsutil.Within(t, root) && (rerr != nil || !fsutil.Within(t, real)) {
 			return "", false
 		}
 		p = t
@@ -150,11 +150,11 @@ func ancestors(root string, paths []string) []string {
 	var out []string
 	for _, p := range paths {
 		p = filepath.Clean(p)
-		if !within(p, root) || p == root {
+		if !fsutil.Within(p, root) || p == root {
 			continue
 		}
 		var chain []string
-		for d := filepath.Dir(p); d != root && within(d, root) && d != filepath.Dir(d); d = filepath.Dir(d) {
+		for d := filepath.Dir(p); d != root && fsutil.Within(d, root) && d != filepath.Dir(d); d = filepath.Dir(d) {
 			chain = append(chain, d)
 		}
 		for i := len(chain) - 1; i >= 0; i-- {
@@ -178,7 +178,7 @@ func ancestors(root string, paths []string) []string {
 
 func insideAny(d string, set map[string]bool) bool {
 	for q := range set {
-		if within(d, q) {
+		if fsutil.Within(d, q) {
 			return true
 		}
 	}
@@ -188,11 +188,6 @@ func insideAny(d string, set map[string]bool) bool {
 // readSmall reads a small regular file (a .git file, .gitmodules), never
 // blocking on a special one.
 func readSmall(p string) ([]byte, error) { return fsutil.ReadRegular(p, 1<<20) }
-
-func within(p, root string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}
 
 // IsProtectedName reports whether name is one of a project's top-level
 // entries a workspace command may not change.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // Watched are the paths of a workspace whose entry must stand as it was
@@ -25,7 +27,7 @@ func Watched(root string, extra ...string) []string {
 	var out []string
 	for _, p := range extra {
 		p = filepath.Clean(p)
-		if !seen[p] && within(p, root) && p != filepath.Clean(root) {
+		if !seen[p] && fsutil.Within(p, root) && p != filepath.Clean(root) {
 			seen[p] = true
 			out = append(out, p)
 		}
