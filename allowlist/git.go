@@ -32,7 +32,7 @@ var gitGlobals = &Entry{Words: []string{"git"}, Note: "git options before the su
 }}
 
 var gitDiffFlags = []Flag{
-	Use("-p, -u, --patch", "patch"), Use("-s, --no-patch", "no patch"), Use("-U, --unified=N", "context lines"),
+	Use("-p, -u, --patch", "patch"), Use("-s, --no-patch", "no patch"), Use("-U[=N], --unified[=N]", "context lines (git takes the number attached only: -U7)"),
 	Use("--output-indicator-new=CHAR, --output-indicator-old=CHAR, --output-indicator-context=CHAR", "indicators"),
 	Use("--raw", "raw"), Use("--patch-with-raw", "patch and raw"), Use("--indent-heuristic, --no-indent-heuristic", "heuristic"),
 	Use("--minimal", "minimal"), Use("--patience", "patience"), Use("--histogram", "histogram"), Use("--anchored=TEXT", "anchored"),
@@ -200,7 +200,7 @@ var gitEntries = []*Entry{
 			Use("--merged=COMMIT?, --no-merged=COMMIT?", "merged (git takes the next word as the commit, if any)"),
 			Use("--points-at=OBJECT", "points at"), Use("--sort=KEY", "sort"), Use("--format=FORMAT", "format"),
 			Use("--column[=OPTIONS], --no-column", "columns"), Use("--color[=WHEN], --no-color", "colours"),
-			Use("-i, --ignore-case", "folds case"), Use("--abbrev=N, --no-abbrev", "abbreviation"), Use("--omit-empty", "omits empty"),
+			Use("-i, --ignore-case", "folds case"), Use("--abbrev[=N], --no-abbrev", "abbreviation"), Use("--omit-empty", "omits empty"),
 			Refuse(Deletes, "-d, -D, --delete", "deletes a branch"), Refuse(Writes, "-m, -M, --move", "renames a branch"),
 			Refuse(Writes, "-c, -C, --copy", "copies a branch"), Refuse(Writes, "-f, --force", "forces creation or reset of a branch"),
 			Refuse(Writes, "-u, --set-upstream-to=REF, --set-upstream", "changes upstream configuration"),
@@ -253,14 +253,14 @@ var gitEntries = []*Entry{
 		Use("-M[=N]", "moved lines"), Use("-C[=N]", "copied lines"), Use("--ignore-rev=REV", "ignores a revision"),
 		Use("--ignore-revs-file=FILE", "reads revisions to ignore from FILE"), Use("--color-lines, --color-by-age", "colours"),
 		Use("--minimal", "minimal"), Use("-c", "annotate format"), Use("--score-debug", "debug"),
-		Use("-f, --show-name, -n, --show-number, -s, -e, --show-email, -w", "columns"), Use("--abbrev=N", "abbreviation"),
+		Use("-f, --show-name, -n, --show-number, -s, -e, --show-email, -w", "columns"), Use("--abbrev[=N]", "abbreviation"),
 		Use("--since=DATE", "since"), Use("--no-textconv", "no textconv"),
 		Refuse(Unjudged, "--contents=FILE", "blames the contents of another file"),
 		Refuse(Runs, "--textconv", "runs textconv filters from configuration"),
 	}},
 	{Words: []string{"git", "describe"}, Note: "names a commit from tags", Example: "git describe", Flags: []Flag{
 		Use("--dirty[=MARK], --broken[=MARK]", "working tree state"), Use("--all, --tags, --contains", "refs"),
-		Use("--abbrev=N, --candidates=N", "limits"), Use("--exact-match, --debug, --long, --always, --first-parent", "output"),
+		Use("--abbrev[=N]", "abbreviation"), Use("--candidates=N", "limits"), Use("--exact-match, --debug, --long, --always, --first-parent", "output"),
 		Use("--match=PATTERN, --exclude=PATTERN", "patterns"),
 	}},
 	{Words: []string{"git", "cat-file"}, Note: "prints repository objects", Example: "git cat-file -p HEAD", Flags: []Flag{

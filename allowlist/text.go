@@ -79,7 +79,7 @@ var textEntries = []*Entry{
 		Use("-h, --no-dereference", "does not follow symlinks"), Use("-i, --mime", "MIME type"),
 		Use("--mime-type", "MIME type"), Use("--mime-encoding", "MIME encoding"), Use("-k, --keep-going", "all matches"),
 		Use("-l, --list", "lists magic strengths"), Use("-L, --dereference", "follows symlinks"),
-		Use("-m, --magic-file=FILE", "reads another magic file"), Use("-N, --no-pad", "no padding"),
+		Refuse(Unjudged, "-m, --magic-file=FILE", "loads magic files (every file of a directory, following links) and quotes the lines it cannot parse"), Use("-N, --no-pad", "no padding"),
 		Use("-n, --no-buffer", "flushes output"), Use("-P, --parameter=NAME", "a limit (name=value)"),
 		Use("-r, --raw", "raw output"), Use("-s, --special-files", "reads block and character devices (their paths are judged)"),
 		Use("-0, --print0", "NUL after names"), Use("--apple", "Apple creator/type"), help(), Use("-v, --version", "prints the version"),

@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"bufio"
-	"io"
 	"os"
 	"path"
 	"strings"
@@ -79,11 +78,19 @@ func fileWhitelists(p string) bool {
 		return false
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
+	// A file too large to read whole, or a line longer than the scanner
+	// takes, could hide a "!" line after it: taken as one.
+	if fi, err := f.Stat(); err != nil || fi.Size() > 1<<20 {
+		return true
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20+1)
 	for sc.Scan() {
-		if strings.HasPrefix(strings.TrimSpace(sc.Text()), "!") {
+		// rg 14 strips a byte-order mark first.
+		line := strings.TrimPrefix(strings.TrimSpace(sc.Text()), "\ufeff")
+		if strings.HasPrefix(strings.TrimSpace(line), "!") {
 			return true
 		}
 	}
-	return false
+	return sc.Err() != nil
 }
