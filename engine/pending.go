@@ -283,29 +283,44 @@ func reasonKey(r gate.Reason) string {
 	return string(r.Check) + "\x00" + r.Match + "\x00" + r.Message
 }
 
-// resolvedWords lists, for every word of the judged commands that names
-// an existing file relative to the working directory (or absolute), the
-// word and the file it reaches with every link followed.
+// resolvedWords lists, for every word of the text that names an existing
+// file relative to the working directory (or absolute), the word and the
+// file it reaches with every link followed. The words are the text's
+// whole plain split ([gate.Decision.Words]) and what the gate judged,
+// whatever the verdict: an escalated command's judged words stop at its
+// first reason to ask ("> copy.txt"), but it opens the others too. The
+// value of a "--flag=VALUE" word counts as a word.
 func resolvedWords(j *Judgement) []string {
-	var out []string
+	words := j.Decision.Words()
 	for _, argv := range j.Decision.Commands() {
-		for _, w := range argv {
-			if w == "" || strings.HasPrefix(w, "-") || len(out) > 256 {
+		words = append(words, argv...)
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range words {
+		if strings.HasPrefix(w, "-") {
+			_, v, ok := strings.Cut(w, "=")
+			if !ok {
 				continue
 			}
-			p := w
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(j.Cwd, p)
-			}
-			if _, err := os.Lstat(p); err != nil {
-				continue
-			}
-			_, real, err := fsutil.Walk(p)
-			if err != nil {
-				real = "?" + err.Error()
-			}
-			out = append(out, w+"\x00"+real)
+			w = v
 		}
+		if w == "" || seen[w] || len(out) > 2*gate.MaxWords {
+			continue
+		}
+		seen[w] = true
+		p := w
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(j.Cwd, p)
+		}
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
+		_, real, err := fsutil.Walk(p)
+		if err != nil {
+			real = "?" + err.Error()
+		}
+		out = append(out, w+"\x00"+real)
 	}
 	return out
 }

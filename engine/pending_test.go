@@ -149,6 +149,20 @@ func TestGrantBoundToWhatWasSeen(t *testing.T) {
 	if r := e.Route(judgement(cfg, "touch notes.txt", dir, "s1")); r.Action == Run {
 		t.Errorf("the approval ran a retry whose file was swapped for a link: %+v", r)
 	}
+	// A text the gate stopped reading at its first reason to ask (the
+	// redirect) still binds every file it names: the note it copies.
+	os.Remove(filepath.Join(dir, "notes.txt"))
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("notes"), 0o644)
+	copyText := "cat notes.txt > copy.txt"
+	dn = e.Escalate(judgement(cfg, copyText, dir, "s1")).Refuse(NoOneToAsk("test"))
+	if _, err := e.ApprovePending(dn.Pending); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "notes.txt"))
+	os.Symlink(filepath.Join(dir, "key"), filepath.Join(dir, "notes.txt"))
+	if r := e.Route(judgement(cfg, copyText, dir, "s1")); r.Action == Run {
+		t.Errorf("the approval ran a redirected retry whose file was swapped for a link: %+v", r)
+	}
 	// A retry with a reason the held request did not have is new too.
 	j2 := judgement(cfg, "touch other.txt", dir, "s1")
 	dn = e.Escalate(j2).Refuse(NoOneToAsk("test"))

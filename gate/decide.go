@@ -86,6 +86,11 @@ func Decide(req Request) (d Decision) {
 	req.Paths.flow = readFlow(req.Script, req.Paths, file)
 	segs, limit := collect(req.Script, req.Text, file, req.Paths.substitute)
 	complete := limit == ""
+	defer func() {
+		// Whatever decided, and a nested text's decision standing for
+		// the whole included: the words are the outer text's.
+		d.words = wordsOf(segs)
+	}()
 	if len(req.Argv) > 0 {
 		segs = append([][]string{req.Argv}, segs...)
 	}

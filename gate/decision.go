@@ -126,6 +126,9 @@ type Decision struct {
 	commands [][]string
 	// redirects are the file targets of redirects (split mode).
 	redirects []string
+	// words are every word of the text as the plain split reads it,
+	// whatever the verdict (see [Decision.Words]).
+	words []string
 	// severity warns the person about a broadly destructive command
 	// (see [Severity]).
 	severity string
@@ -178,9 +181,37 @@ func Escalate(d Decision, why Reason) Decision {
 		return d
 	}
 	e := ask(why, d.reasons...)
-	e.argv, e.literal, e.commands, e.redirects, e.severity = d.argv, d.literal, d.commands, d.redirects, d.severity
+	e.argv, e.literal, e.commands, e.redirects, e.severity, e.words = d.argv, d.literal, d.commands, d.redirects, d.severity, d.words
 	e.sticky = true
 	return e
+}
+
+// MaxWords bounds [Decision.Words].
+const MaxWords = 256
+
+// Words returns every distinct word of the text as the plain split reads
+// it (each simple command's words, redirect targets, the words of nested
+// texts), at most [MaxWords], whatever the verdict. [Decision.Commands]
+// holds what the gate judged, which stops at the first reason to ask;
+// an approval of an escalated command is bound to the files these words
+// name ("cat notes.txt > copy.txt" asks for the redirect alone, and its
+// approval must not outlive notes.txt becoming a link to a key).
+func (d Decision) Words() []string { return append([]string(nil), d.words...) }
+
+// wordsOf are the distinct words of segs, at most MaxWords.
+func wordsOf(segs [][]string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, argv := range segs {
+		for _, w := range argv {
+			if seen[w] || len(out) >= MaxWords {
+				continue
+			}
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // Redirects returns the targets of the file redirects of a compound
