@@ -54,7 +54,7 @@ a usage or configuration error.`,
 }
 
 func checkRun(o *CheckOptions) error {
-	eng, j, err := o.Env.judge(o.Args, &o.Flags, o.Session)
+	eng, j, err := o.Env.judge(o.Args, &o.Flags, o.Session, "")
 	if err != nil {
 		return err
 	}

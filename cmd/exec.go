@@ -22,6 +22,9 @@ type ExecOptions struct {
 	JSON           bool
 	Session        string
 	PromptTimeout  time.Duration
+	// HostTicket is the secret of an approval given in a host's own
+	// dialog, which a hook's rewrite carries (engine.Escalation.HostAsk).
+	HostTicket string
 }
 
 func newCmdExec(env *Env, runF func(*ExecOptions) error) *cobra.Command {
@@ -69,11 +72,15 @@ failed.`,
 	f.BoolVar(&o.JSON, "json", false, "on denial, print a JSON error object on stdout instead of text on stderr")
 	f.StringVar(&o.Session, "session", "", "session name (default: the terminal session)")
 	f.DurationVar(&o.PromptTimeout, "prompt-timeout", 0, "deny when the prompt gets no answer in this time (default from config, else 5m)")
+	// Written by a hook into the command it hands its host, never by a
+	// person: hidden from the help.
+	f.StringVar(&o.HostTicket, "host-ticket", "", "the approval a person gave in the host's dialog (written by the hook)")
+	_ = f.MarkHidden("host-ticket")
 	return c
 }
 
 func execRun(o *ExecOptions) error {
-	eng, j, err := o.Env.judge(o.Args, &o.Flags, o.Session)
+	eng, j, err := o.Env.judge(o.Args, &o.Flags, o.Session, o.HostTicket)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ func (e *Env) engine(auditFlag string) *engine.Engine {
 
 // judge is what exec and check share: read the command and the
 // configuration, and let the engine judge it where it runs.
-func (e *Env) judge(args []string, flags *ConfigFlags, sess string) (*engine.Engine, *engine.Judgement, error) {
+func (e *Env) judge(args []string, flags *ConfigFlags, sess, hostTicket string) (*engine.Engine, *engine.Judgement, error) {
 	req, err := proposal(args)
 	if err != nil {
 		return nil, nil, err
@@ -42,5 +42,5 @@ func (e *Env) judge(args []string, flags *ConfigFlags, sess string) (*engine.Eng
 		eng.ExtraConfig = filepath.Join(cwd, eng.ExtraConfig)
 	}
 	return eng, eng.Judge(engine.Proposal{Text: req.Text, Argv: req.Argv, Cwd: cwd, Home: e.home(), Session: session.ID(sess),
-		Harness: "exec", Hardened: true}, cfg), nil
+		Harness: "exec", Hardened: true, HostTicket: hostTicket}, cfg), nil
 }

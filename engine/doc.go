@@ -13,7 +13,11 @@
 // ([Engine.ApprovePending]) and the exact retry routes to Run once
 // (approved_out_of_band). A hook's host runs commands itself and reports
 // how they ended in a later process: [Escalation.Later] keeps a record for
-// that and [Engine.Resume] finishes it under the same id.
+// that and [Engine.Resume] finishes it under the same id. A host that
+// runs a rewrite of an ask once the person said yes (Claude Code) is
+// handed "agentgate exec --host-ticket T": [Escalation.HostAsk] keeps the
+// approval under T's hash, and the exact command, judged the same, routes
+// to Run once (approved_host) in that exec.
 //
 // # Guarantees
 //

@@ -64,6 +64,10 @@ type Proposal struct {
 	// tool, is not: then the git keys those neutralise must ask too. The
 	// zero value is the strict one.
 	Hardened bool
+	// HostTicket is the secret a hook handed to its rewrite of a command
+	// the host asked the person about (exec's --host-ticket): the
+	// approval it stands for runs the command once, judged the same.
+	HostTicket string
 }
 
 // Judgement is one command judged: the request, the decision, and the
@@ -82,6 +86,8 @@ type Judgement struct {
 	ToolUseID string
 	// Hardened is the proposal's: an allowed command runs through Plan.
 	Hardened bool
+	// HostTicket is the proposal's.
+	HostTicket string
 }
 
 // Judge decides p under cfg: the pure decision, then the checks that look
@@ -125,7 +131,7 @@ func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
 		harness = "exec"
 	}
 	j := &Judgement{Request: req, Config: cfg, Cwd: cwd, Session: p.Session, Harness: harness, ToolUseID: p.ToolUseID,
-		Hardened: p.Hardened}
+		Hardened: p.Hardened, HostTicket: p.HostTicket}
 	j.Decision = gate.Decide(req)
 	if j.Decision.Verdict() == gate.Allow && p.CwdProblem != "" {
 		// Where the command runs is not known, so neither is what its

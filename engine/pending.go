@@ -327,15 +327,15 @@ func resolvedWords(j *Judgement) []string {
 
 // claim uses up the approval for j. Removing the file is the claim: of
 // two retries racing, one removes it and the other finds nothing.
-func (e *Engine) claim(j *Judgement) (string, error) {
+func (e *Engine) claim(j *Judgement) (Pending, error) {
 	p, ok := e.grant(j)
 	if !ok {
-		return "", ErrNoPending
+		return Pending{}, ErrNoPending
 	}
 	if err := os.Remove(e.pendingPath(p.ID)); err != nil {
-		return "", ErrNoPending
+		return Pending{}, ErrNoPending
 	}
-	return p.ID, nil
+	return p, nil
 }
 
 // harnessOf is the record's harness: empty for exec.

@@ -131,15 +131,27 @@ func (x *Escalation) append(rec audit.Record) error {
 
 // Approve records that the command will run, with outcome. If the record
 // cannot be written the command must not run: the error says so. An
-// approved_out_of_band outcome uses the person's approval up; if another
-// retry used it first, the error says so and the command must not run.
+// approved_out_of_band outcome uses the person's approval up, and so does
+// an approved_host one claimed with a host ticket ([Escalation.HostAsk]):
+// if another run used it first, the error says so and the command must
+// not run.
 func (x *Escalation) Approve(outcome string) error {
 	if outcome == audit.OutcomeApprovedOutOfBand {
-		id, err := x.e.claim(x.J)
+		p, err := x.e.claim(x.J)
 		if err != nil {
 			return fmt.Errorf("the command was not run: the approval from another terminal was already used")
 		}
-		x.Rec.Pending = id
+		x.Rec.Pending = p.ID
+		// A hook's rewrite claims it in exec: the record names the host
+		// the request came from.
+		if x.Rec.Harness == "" {
+			x.Rec.Harness = p.Harness
+		}
+	}
+	if outcome == audit.OutcomeApprovedHost && x.J.HostTicket != "" {
+		if err := x.approveHost(); err != nil {
+			return fmt.Errorf("the command was not run: %w", err)
+		}
 	}
 	x.Rec.Outcome = outcome
 	if err := x.append(x.Rec); err != nil {

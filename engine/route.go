@@ -59,12 +59,17 @@ func (e *Engine) Route(j *Judgement) Route {
 	case gate.Deny:
 		return Route{Action: Refuse, Outcome: audit.OutcomeDenied}
 	}
-	// A person approved exactly this from another terminal: that answer
-	// is newer than anything session memory or the breaker hold. The ci
+	// A person approved exactly this from another terminal, or in the
+	// host's dialog: that answer is newer than anything session memory or
+	// the breaker hold. The ci
 	// and readonly modes still run nothing that asks.
 	if cfg.Mode != config.ModeCI && cfg.Mode != config.ModeReadonly {
 		if _, ok := e.grant(j); ok {
 			return Route{Action: Run, Outcome: audit.OutcomeApprovedOutOfBand}
+		}
+		// A person said yes to exactly this in the host's own dialog.
+		if _, ok := e.hostGrant(j); ok && j.HostTicket != "" {
+			return Route{Action: Run, Outcome: audit.OutcomeApprovedHost}
 		}
 	}
 	var warning string

@@ -6,17 +6,19 @@ import "encoding/json"
 // .tool_input.command, .cwd, .session_id, .tool_use_id and
 // .permission_mode, and answers with hookSpecificOutput.permissionDecision
 // allow, ask (Claude Code's own dialog shows permissionDecisionReason to
-// the person) or deny (the reason goes to the model). An allow can carry
-// updatedInput, the whole tool input to run instead. PostToolUse and
+// the person) or deny (the reason goes to the model). An allow or an ask
+// can carry updatedInput, the whole tool input to run instead (for an
+// ask, once the person said yes). PostToolUse and
 // PermissionDenied report how an asked command ended.
 var Claude = &Host{
-	Name:       "claude",
-	Decode:     decodeClaude,
-	Encode:     encodeClaude,
-	CanAsk:     claudeCanAsk,
-	Rewrites:   true,
-	HostRules:  claudeRules,
-	HostAllows: claudeAllows,
+	Name:          "claude",
+	Decode:        decodeClaude,
+	Encode:        encodeClaude,
+	CanAsk:        claudeCanAsk,
+	Rewrites:      true,
+	AsksRewritten: true,
+	HostRules:     claudeRules,
+	HostAllows:    claudeAllows,
 }
 
 // decodeClaude reads PreToolUse, PostToolUse(Failure) and PermissionDenied
@@ -54,6 +56,12 @@ func encodeClaude(ev Event, a Answer) Reply {
 		if out.Reason == "" {
 			out.Reason = "agentgate: allowed"
 		}
+		if a.Rewrite != "" {
+			out.UpdatedInput = withCommand(ev.input, "command", a.Rewrite)
+		}
+	case Ask:
+		// The dialog shows the rewrite, which runs once the person says
+		// yes (TestClaudeHostApprovalRunsThroughExec).
 		if a.Rewrite != "" {
 			out.UpdatedInput = withCommand(ev.input, "command", a.Rewrite)
 		}

@@ -3,6 +3,7 @@ package hook
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentgate/agentgate/audit"
@@ -103,26 +104,28 @@ func (g *Gate) pre(h *Host, ev Event) Answer {
 	switch {
 	case r.Action == engine.Run && r.Outcome == "":
 		return g.allow(h, ev, j, "")
-	case r.Action == engine.Run && r.Outcome != audit.OutcomeApprovedOutOfBand && g.rewrites(h, ev):
-		// Approved for the session, or bypassed: the rewritten exec
-		// routes it again, records it and runs it.
+	case r.Action == engine.Run && g.rewrites(h, ev):
+		// Approved for the session or from another terminal, or
+		// bypassed: the rewritten exec routes it again (claiming the
+		// approval), records it and runs it, with agentgate's own files
+		// read-only.
 		return g.allow(h, ev, j, r.Outcome)
 	case r.Action == engine.Run:
-		// A person approved it (out of band), or a host that cannot
-		// rewrite runs it: record it first; the host runs the original.
+		// A host that cannot rewrite runs it: record it first (using
+		// the approval up); the host runs the original.
 		x := eng.Escalate(j)
 		if err := x.Approve(r.Outcome); err != nil {
 			return Answer{Decision: Deny, Reason: err.Error()}
 		}
 		_ = x.Later()
 		return Answer{Decision: Allow, Reason: "agentgate: " + r.Outcome}
-	case r.Action == engine.Prompt && h.CanAsk(ev) && !(j.Decision.Sticky() && g.hostAllows(h, ev)):
+	case r.Action == engine.Prompt && h.CanAsk(ev) && !(j.Decision.Sticky() && g.hostAllows(h, ev, j)):
 		x := eng.Escalate(j)
 		if err := x.Approve(audit.OutcomeAskedHost); err != nil {
 			return Answer{Decision: Deny, Reason: err.Error()}
 		}
 		_ = x.Later()
-		return Answer{Decision: Ask, Reason: askReason(j)}
+		return g.ask(h, ev, j, x)
 	case r.Action == engine.Prompt && h.CanAsk(ev):
 		r = engine.NoOneToAsk(h.Name + " may run it without asking: one of its own allow rules may match it")
 	case r.Action == engine.Prompt:
@@ -145,6 +148,25 @@ func (g *Gate) allow(h *Host, ev Event, j *engine.Judgement, outcome string) Ans
 	return a
 }
 
+// ask answers a command the host asks the person about. Where the host
+// runs a rewrite of an ask once the person said yes, the rewrite is
+// agentgate exec with a ticket for exactly this approval: the command
+// runs judged again, confined as an approved command is, and recorded.
+// Where the ticket cannot be kept, the host asks about and runs the
+// original, as a host that cannot rewrite does.
+func (g *Gate) ask(h *Host, ev Event, j *engine.Judgement, x *engine.Escalation) Answer {
+	a := Answer{Decision: Ask, Reason: askReason(j)}
+	if !h.AsksRewritten || !g.rewrites(h, ev) {
+		return a
+	}
+	ticket, err := x.HostAsk()
+	if err != nil {
+		return a
+	}
+	a.Rewrite = g.askRewrite(j, ticket)
+	return a
+}
+
 // where locates the host's own rule files for ev.
 func (g *Gate) where(h *Host, ev Event) Where {
 	w := Where{Home: g.Home, Project: ev.Project, Getenv: g.Getenv}
@@ -155,9 +177,29 @@ func (g *Gate) where(h *Host, ev Event) Where {
 }
 
 // hostAllows reports whether one of the host's allow rules may match ev's
-// command.
-func (g *Gate) hostAllows(h *Host, ev Event) bool {
-	return h.HostAllows != nil && h.HostAllows(g.where(h, ev), ev.Command)
+// command, or the rewrite the host would run for an ask: the host matches
+// its rules against a rewrite (TestClaudeDenyRuleHoldsAfterRewrite), and a
+// rule for agentgate exec would match every rewritten ask.
+func (g *Gate) hostAllows(h *Host, ev Event, j *engine.Judgement) bool {
+	if h.HostAllows == nil {
+		return false
+	}
+	w := g.where(h, ev)
+	if h.HostAllows(w, ev.Command) {
+		return true
+	}
+	if !h.AsksRewritten || !g.rewrites(h, ev) {
+		return false
+	}
+	probe := g.askRewrite(j, strings.Repeat("a", 32))
+	return h.HostAllows(w, probe)
+}
+
+// askRewrite is the command a host runs for an ask once the person said
+// yes: agentgate exec, with the hook's flags and the ticket.
+func (g *Gate) askRewrite(j *engine.Judgement, ticket string) string {
+	flags := append(slices.Clone(g.ExecFlags), "--host-ticket="+ticket)
+	return RewriteWith(g.Self, j.Session, j.Request.Text, flags)
 }
 
 // rewrites reports whether ev's command is rewritten: where the host can,
@@ -241,6 +283,10 @@ func denyReason(dn engine.Denial) string {
 // result records how an escalated command ended, from the host's result
 // event, under the escalation's record id.
 func (g *Gate) result(h *Host, ev Event) {
+	if ev.Kind == Denied {
+		// The person said no: the rewrite's ticket must not outlive it.
+		g.Engine.DropHostTicket(g.session(ev), ev.ToolUseID)
+	}
 	x, ok := g.Engine.Resume(g.Config, g.session(ev), ev.ToolUseID)
 	if !ok {
 		return

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -159,7 +160,8 @@ func TestHandleDeniedByHost(t *testing.T) {
 
 // Where no dialog reaches a person (Codex, Claude Code in
 // bypassPermissions), an escalation is denied with an id; once a person
-// approves it, the exact retry runs once, unrewritten.
+// approves it, the exact retry runs once, through the exec it is
+// rewritten into.
 func TestHandleOutOfBand(t *testing.T) {
 	for _, tt := range []struct {
 		host  *Host
@@ -193,9 +195,19 @@ func TestHandleOutOfBand(t *testing.T) {
 					t.Errorf("approval used by a different command: %s", r.Stdout)
 				}
 			}
+			// The retry is rewritten into exec, which claims the
+			// approval and runs it guarded (the host's hook protocol
+			// test runs that exec for real: hook.txtar).
 			r = handle(t, g, tt.host, tt.event("touch made.txt", proj, "d"))
-			if r.Code != 0 || strings.Contains(string(r.Stdout), "deny") || strings.Contains(string(r.Stdout), "exec --non-interactive") {
+			if r.Code != 0 || strings.Contains(string(r.Stdout), "deny") || !strings.Contains(string(r.Stdout), "exec --non-interactive") {
 				t.Fatalf("approved retry: %q %q %d", r.Stdout, r.Stderr, r.Code)
+			}
+			j := g.Engine.Judge(engine.Proposal{Text: "touch made.txt", Cwd: proj, Home: g.Home, Session: "sess-1", Harness: "exec", Hardened: true}, g.Config)
+			if rt := g.Engine.Route(j); rt.Action != engine.Run || rt.Outcome != audit.OutcomeApprovedOutOfBand {
+				t.Fatalf("the rewritten exec's route: %+v", rt)
+			}
+			if err := g.Engine.Escalate(j).Approve(audit.OutcomeApprovedOutOfBand); err != nil {
+				t.Fatalf("the rewritten exec could not claim the approval: %v", err)
 			}
 			if r := handle(t, g, tt.host, tt.event("touch made.txt", proj, "e")); r.Code == 0 && !strings.Contains(string(r.Stdout), "deny") {
 				t.Errorf("the approval was used twice: %q", r.Stdout)
@@ -208,6 +220,11 @@ func TestHandleOutOfBand(t *testing.T) {
 			}
 			if approved != 1 {
 				t.Errorf("%d approved_out_of_band records, want 1", approved)
+			}
+			for _, rec := range g.records(t) {
+				if rec.Outcome == audit.OutcomeApprovedOutOfBand && rec.Harness != tt.host.Name {
+					t.Errorf("the approved run's record names harness %q, want %s", rec.Harness, tt.host.Name)
+				}
 			}
 		})
 	}
@@ -239,5 +256,35 @@ func TestHandlePanicBlocks(t *testing.T) {
 	r := handle(t, g, Claude, claudeEvent("ls", proj, "default", "p"))
 	if r.Code != 2 || !strings.Contains(string(r.Stderr), "internal error: boom") {
 		t.Errorf("panic: %q %q %d", r.Stdout, r.Stderr, r.Code)
+	}
+}
+
+// An ask in Claude Code's dialog carries the rewrite it runs once the
+// person says yes: exec with a ticket, the other tool input fields kept.
+// Claude Code matches its allow rules against that rewrite, so a rule for
+// agentgate exec is a rule that may run a sticky ask unasked: then the
+// sticky ask is denied with an id, as for a rule on the original.
+func TestAskCarriesTicketedRewrite(t *testing.T) {
+	g, proj := testGate(t, "")
+	d, _, c := claudeDecision(t, handle(t, g, Claude, claudeEvent("touch made.txt", proj, "default", "t1")))
+	if d != "ask" || !regexp.MustCompile(`^"/opt/agentgate/agentgate" exec --non-interactive '--host-ticket=[a-z2-7]{32}' --session 'sess-1' -- 'touch made.txt'$`).MatchString(c) {
+		t.Fatalf("ask %s with rewrite %q", d, c)
+	}
+	if d, _, _ := claudeDecision(t, handle(t, g, Claude, claudeEvent("cat .env", proj, "default", "t2"))); d != "ask" {
+		t.Fatalf("a sticky ask with no host rule: %s", d)
+	}
+	settings := filepath.Join(g.Home, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rule := `{"permissions":{"allow":["Bash(\"/opt/agentgate/agentgate\" exec:*)"]}}`
+	if err := os.WriteFile(settings, []byte(rule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d, _, _ := claudeDecision(t, handle(t, g, Claude, claudeEvent("cat .env", proj, "default", "t3"))); d != "deny" {
+		t.Errorf("a sticky ask whose rewrite a host allow rule matches: %s, want deny", d)
+	}
+	if d, _, _ := claudeDecision(t, handle(t, g, Claude, claudeEvent("touch made.txt", proj, "default", "t4"))); d != "ask" {
+		t.Errorf("a plain ask with that rule: %s, want ask", d)
 	}
 }

@@ -104,7 +104,8 @@ type Answer struct {
 	// dialog; for deny, the reason and next step sent to the model.
 	Reason string
 	// Rewrite, for allow, is the command to run instead, when the host
-	// can rewrite its tool input.
+	// can rewrite its tool input; for ask, the command the host runs
+	// instead once the person said yes (a host with AsksRewritten).
 	Rewrite string
 }
 
@@ -129,6 +130,11 @@ type Host struct {
 	CanAsk func(ev Event) bool
 	// Rewrites is true when the host can rewrite the tool input.
 	Rewrites bool
+	// AsksRewritten is true when the host also rewrites the tool input
+	// of an ask, showing the person the rewrite and running it once they
+	// said yes (Claude Code's updatedInput with "ask"): the approved
+	// command then runs through exec, judged again and confined.
+	AsksRewritten bool
 	// HostRules reports whether one of the host's own deny or ask rules
 	// may match the command: then it is not rewritten, so that the rule,
 	// which the host matches against what it runs, still holds.

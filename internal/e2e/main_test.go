@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/agentgate/agentgate/cmd"
 	"github.com/agentgate/agentgate/config"
+	"github.com/agentgate/agentgate/engine"
 	"github.com/agentgate/agentgate/internal/e2e/harness"
 )
 
@@ -72,6 +74,7 @@ func TestScripts(t *testing.T) {
 			"listen":      cmdListen,
 			"connections": cmdConnections,
 			"trustfile":   cmdTrustFile,
+			"approve":     cmdApprove,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" {
@@ -101,6 +104,25 @@ func cmdTrustFile(ts *testscript.TestScript, neg bool, args []string) {
 	_, err = t.Add(ts.MkAbs(args[0]), time.Now())
 	ts.Check(err)
 	ts.Check(t.Save(store))
+}
+
+// cmdApprove approves a pending request, as a person answering "agentgate
+// approve ID" at a terminal would (scripts have no terminal; the prompt
+// itself is tested under a pty in approve_pty_test.go). The id is the one
+// "agentgate approve ID" in the named file names:
+//
+//	approve stdout
+func cmdApprove(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: approve FILE")
+	}
+	m := regexp.MustCompile(`agentgate approve ([a-z2-9]{6})`).FindStringSubmatch(ts.ReadFile(args[0]))
+	if m == nil {
+		ts.Fatalf("approve: %s names no request to approve", args[0])
+	}
+	e := &engine.Engine{StateDir: filepath.Join(ts.Getenv("XDG_STATE_HOME"), "agentgate"), Now: time.Now}
+	_, err := e.ApprovePending(m[1])
+	ts.Check(err)
 }
 
 // cmdExits runs a program and checks its exact exit status:

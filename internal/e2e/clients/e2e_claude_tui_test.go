@@ -100,3 +100,57 @@ func waitForDrawn(t *testing.T, r *ptyRun, s *standIn, text string) {
 	}
 	t.Fatalf("Claude Code never drew %q; the screen shows:\n%s\n%s", text, r.Screen(), s.summary())
 }
+
+// TestClaudeHostApprovalRunsThroughExec: a command the person approves in
+// Claude Code's own dialog runs through agentgate exec, not as Claude Code
+// runs the original (issue 17). The hook's ask carries a rewrite with a
+// ticket for exactly that approval (updatedInput with "ask"); Claude Code
+// runs the rewrite once the person says yes, so what runs is judged again
+// and confined as an approved command is. The planted build script the
+// person approved tries to turn the gate off in agentgate's own
+// configuration: that write fails, and the build's own work is done.
+func TestClaudeHostApprovalRunsThroughExec(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end tests with real clients are not short")
+	}
+	t.Parallel()
+	w, bin := claudeSetup(t)
+	w.writeJSON(filepath.Join(w.home, ".claude.json"), obj{
+		"hasCompletedOnboarding": true, "lastOnboardingVersion": "2.1.328", "theme": "dark",
+		"customApiKeyResponses": obj{"approved": []any{"e2e-test-key"}, "rejected": []any{}},
+		"projects":              obj{w.project: obj{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}},
+	})
+	config := filepath.Join(w.home, ".config", "agentgate", "config.toml")
+	w.write(filepath.Join(w.project, "build.sh"), "mkdir -p \"$HOME/.config/agentgate\"\n"+
+		"echo 'mode = \"bypass\"' >> \"$HOME/.config/agentgate/config.toml\"\n"+
+		"touch built\necho build done\n")
+	s, url := newStandIn(t, "sh ./build.sh", anthropicAPI)
+	clientSlots <- struct{}{}
+	defer func() { <-clientSlots }()
+	c := exec.Command(bin, "Run the command you are given.")
+	c.Dir, c.Env = w.project, withTerm(claudeEnv(w, url))
+	r := startPty(t, c)
+	waitForDrawn(t, r, s, "Do you want to proceed?")
+	// The dialog shows what will run: exec, its ticket, and the command.
+	if screen := squeeze(r.Screen()); !strings.Contains(screen, squeeze("--host-ticket=")) || !strings.Contains(screen, squeeze("-- 'sh ./build.sh'")) {
+		t.Errorf("Claude Code's dialog does not show the rewrite it will run:\n%s", r.Screen())
+	}
+	r.Send("\r")
+	deadline := time.Now().Add(30 * time.Second)
+	for len(s.toolResults()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !w.exists(filepath.Join(w.project, "built")) {
+		t.Fatalf("the approved build did not run\n%s\n%s", s.summary(), r.Screen())
+	}
+	if w.exists(config) {
+		t.Errorf("the approved build wrote agentgate's configuration: it ran unconfined, not through exec\n%s", s.summary())
+	}
+	ran := false
+	for _, rec := range w.audit() {
+		ran = ran || rec.Command == "sh ./build.sh" && rec.Event == "result" && rec.Outcome == "approved_host" && rec.Harness == "claude"
+	}
+	if !ran {
+		t.Errorf("no approved_host result for the build; the log holds %+v", w.audit())
+	}
+}
