@@ -288,3 +288,29 @@ func TestAskCarriesTicketedRewrite(t *testing.T) {
 		t.Errorf("a plain ask with that rule: %s, want ask", d)
 	}
 }
+
+// Gemini CLI applies a hook's tool_input before its own confirmation, so
+// its ask carries the ticketed rewrite too (where it can ask: an
+// interactive session; TestGeminiHostApprovalRunsThroughExec drives the
+// real client).
+func TestGeminiAskCarriesTicketedRewrite(t *testing.T) {
+	g, proj := testGate(t, "")
+	h := *Gemini
+	h.CanAsk = func(Event) bool { return true }
+	ev, _ := json.Marshal(map[string]any{"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+		"tool_input": map[string]any{"command": "touch made.txt"}, "cwd": proj, "session_id": "sess-1"})
+	r := handle(t, g, &h, ev)
+	var out struct {
+		Decision string `json:"decision"`
+		Specific struct {
+			Input map[string]any `json:"tool_input"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(r.Stdout, &out); err != nil {
+		t.Fatalf("%q: %v", r.Stdout, err)
+	}
+	c, _ := out.Specific.Input["command"].(string)
+	if out.Decision != "ask" || !regexp.MustCompile(`exec --non-interactive '--host-ticket=[a-z2-7]{32}' --session 'sess-1' -- 'touch made.txt'$`).MatchString(c) {
+		t.Errorf("gemini ask %s with rewrite %q", out.Decision, c)
+	}
+}

@@ -128,6 +128,9 @@ func TestEncode(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"agentgate: allowed","updatedInput":{"command":"\"/bin/agentgate\" exec --non-interactive -- 'git status'","description":"d","run_in_background":false}}}`, "", 0},
 		{Claude, claudeEv, Answer{Decision: Ask, Reason: "agentgate: \"rm\" is not on the allowlist"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"agentgate: \"rm\" is not on the allowlist"}}`, "", 0},
+		// An ask with a rewrite: the host runs it once the person said yes.
+		{Claude, claudeEv, Answer{Decision: Ask, Reason: "agentgate: why", Rewrite: rw},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"agentgate: why","updatedInput":{"command":"\"/bin/agentgate\" exec --non-interactive -- 'git status'","description":"d","run_in_background":false}}}`, "", 0},
 		{Claude, claudeEv, Answer{Decision: Deny, Reason: "agentgate denied x:\nno"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"agentgate denied x: no"}}`, "", 0},
 		{Claude, claudeEv, Answer{Decision: Pass}, ``, "", 0},
@@ -139,6 +142,8 @@ func TestEncode(t *testing.T) {
 		{Gemini, geminiEv, Answer{Decision: Allow}, ``, "", 0},
 		{Gemini, geminiEv, Answer{Decision: Allow, Rewrite: rw},
 			`{"decision":"allow","hookSpecificOutput":{"tool_input":{"command":"\"/bin/agentgate\" exec --non-interactive -- 'git status'","description":"d","dir_path":"/p"}}}`, "", 0},
+		{Gemini, geminiEv, Answer{Decision: Ask, Reason: "agentgate: why", Rewrite: rw},
+			`{"decision":"ask","hookSpecificOutput":{"tool_input":{"command":"\"/bin/agentgate\" exec --non-interactive -- 'git status'","description":"d","dir_path":"/p"}},"reason":"agentgate: why","systemMessage":"agentgate: why"}`, "", 0},
 		{Gemini, geminiEv, Answer{Decision: Deny, Reason: "agentgate denied rm"}, `{"decision":"deny","reason":"agentgate denied rm"}`, "", 0},
 		// A deny with no reason is a block: exit 2 (never an empty exit 0).
 		{Gemini, geminiEv, Answer{Decision: Deny}, ``, "agentgate: denied: denied\n", 2},

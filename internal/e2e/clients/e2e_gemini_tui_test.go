@@ -95,3 +95,64 @@ func waitForGemini(t *testing.T, r *ptyRun, s *standIn, text string) {
 	}
 	t.Fatalf("Gemini CLI never drew %q; the screen shows:\n%s\n%s", text, r.Screen(), s.summary())
 }
+
+// TestGeminiHostApprovalRunsThroughExec: a command the person approves in
+// Gemini CLI's own confirmation runs through agentgate exec (issue 17).
+// Gemini applies a hook's tool_input before it asks, so the person
+// confirms the rewrite, ticket and all; the planted build script it runs
+// cannot change agentgate's configuration, and its own work is done.
+func TestGeminiHostApprovalRunsThroughExec(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end tests with real clients are not short")
+	}
+	t.Parallel()
+	bin := clientBin(t, "gemini")
+	w := newWorld(t, hookAgentgate(t))
+	w.installHook(geminiHost)
+	path := filepath.Join(w.home, ".gemini", "settings.json")
+	settings := obj{}
+	if b, err := os.ReadFile(path); err == nil {
+		json.Unmarshal(b, &settings)
+	}
+	for k, v := range geminiSettings() {
+		settings[k] = v
+	}
+	w.writeJSON(path, settings)
+	config := filepath.Join(w.home, ".config", "agentgate", "config.toml")
+	w.write(filepath.Join(w.project, "build.sh"), "mkdir -p \"$HOME/.config/agentgate\"\n"+
+		"echo 'mode = \"bypass\"' >> \"$HOME/.config/agentgate/config.toml\"\n"+
+		"touch built\necho build done\n")
+	s, url := newStandIn(t, "sh ./build.sh", geminiAPI)
+	clientSlots <- struct{}{}
+	defer func() { <-clientSlots }()
+	c := exec.Command(bin, "--yolo", "-m", "gemini-2.5-flash", "-i", "Run the command you are given.")
+	c.Dir, c.Env = w.project, withTerm(w.env(
+		"GEMINI_API_KEY=e2e-test-key",
+		"GOOGLE_GEMINI_BASE_URL="+url,
+		"GEMINI_CLI_TRUST_WORKSPACE=true",
+		"GEMINI_CLI_NO_RELAUNCH=true",
+	))
+	r := startPty(t, c)
+	waitForGemini(t, r, s, "Allow execution")
+	if screen := squeeze(r.Screen()); !strings.Contains(screen, squeeze("--host-ticket=")) {
+		t.Errorf("Gemini's confirmation does not show the rewrite it will run:\n%s", r.Screen())
+	}
+	r.Send("\r")
+	deadline := time.Now().Add(clientTimeout)
+	for time.Now().Before(deadline) && len(s.toolResults()) == 0 {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !w.exists(filepath.Join(w.project, "built")) {
+		t.Fatalf("the approved build did not run\n%s\n%s", s.summary(), r.Screen())
+	}
+	if w.exists(config) {
+		t.Errorf("the approved build wrote agentgate's configuration: it ran unconfined, not through exec\n%s", s.summary())
+	}
+	ran := false
+	for _, rec := range w.audit() {
+		ran = ran || rec.Command == "sh ./build.sh" && rec.Event == "result" && rec.Outcome == "approved_host" && rec.Harness == "gemini"
+	}
+	if !ran {
+		t.Errorf("no approved_host result for the build; the log holds %+v", w.audit())
+	}
+}
