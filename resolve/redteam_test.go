@@ -3,6 +3,7 @@ package resolve_test
 import (
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/agentgate/agentgate/resolve"
@@ -110,5 +111,99 @@ func TestRedTeamReaders(t *testing.T) {
 	os.Symlink(w.home+"/.ssh/id_rsa", w.proj+"/-n")
 	if got := resolve.Check(w.opts(), [][]string{{"cat", "-n", "notes.txt"}}, nil); len(got) != 0 {
 		t.Errorf("cat -n FILE with a file named -n: %v", got)
+	}
+}
+
+// rg reads more ignore files than those in the tree (a red team's round
+// on the walk model): a .git file leads it to another repository's
+// info/exclude, and git's global excludes file applies everywhere. A
+// whitelist line in any of them makes rg read .env, so each asks.
+func TestRgIgnoreSources(t *testing.T) {
+	secret := func(w world) {
+		os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o644)
+		os.MkdirAll(w.proj+"/sub", 0o755)
+		os.WriteFile(w.proj+"/sub/.env", []byte("SECRET"), 0o644)
+	}
+	// worktree plants sub/.git as a file naming gitdir (relative names
+	// as given), whose commondir names common; common's exclude says
+	// exclude.
+	worktree := func(w world, gitdir, common, exclude string) {
+		secret(w)
+		gd, cd := w.home+"/gd", w.home+"/cd"
+		os.MkdirAll(gd, 0o755)
+		os.MkdirAll(cd+"/info", 0o755)
+		os.WriteFile(w.proj+"/sub/.git", []byte("gitdir: "+gitdir+"\n"), 0o644)
+		os.WriteFile(gd+"/commondir", []byte(common+"\n"), 0o644)
+		os.WriteFile(cd+"/info/exclude", []byte(exclude), 0o644)
+	}
+	tests := []struct {
+		name  string
+		plant func(w world)
+		asks  bool
+	}{
+		{"a .git file whose commondir's exclude whitelists", func(w world) {
+			worktree(w, w.home+"/gd", w.home+"/cd", "!.env\n")
+		}, true},
+		{"the same, gitdir and commondir relative", func(w world) {
+			worktree(w, "../../gd", "../cd", "!.env\n")
+		}, true},
+		{"the same, gitdir relative to where rg runs", func(w world) {
+			worktree(w, "../gd", "../cd", "!.env\n")
+		}, true},
+		{"a .git file whose commondir's exclude only ignores", func(w world) {
+			worktree(w, w.home+"/gd", w.home+"/cd", "build/\n")
+		}, false},
+		{"a .git file that names no gitdir", func(w world) {
+			secret(w)
+			os.WriteFile(w.proj+"/sub/.git", []byte("not a gitdir line\n"), 0o644)
+		}, false},
+		{"a .git file whose gitdir's own exclude whitelists", func(w world) {
+			worktree(w, w.home+"/gd", w.home+"/cd", "")
+			os.MkdirAll(w.home+"/gd/info", 0o755)
+			os.WriteFile(w.home+"/gd/info/exclude", []byte("!.env\n"), 0o644)
+		}, true},
+		{"a .git file behind a symlink", func(w world) {
+			worktree(w, w.home+"/gd", w.home+"/cd", "!.env\n")
+			os.Rename(w.proj+"/sub/.git", w.home+"/dotgit")
+			os.Symlink(w.home+"/dotgit", w.proj+"/sub/.git")
+		}, true},
+		{"a FIFO as the .git file", func(w world) {
+			secret(w)
+			syscall.Mkfifo(w.proj+"/sub/.git", 0o644)
+		}, true},
+		{"a FIFO as the commondir", func(w world) {
+			worktree(w, w.home+"/gd", w.home+"/cd", "")
+			os.Remove(w.home + "/gd/commondir")
+			syscall.Mkfifo(w.home+"/gd/commondir", 0o644)
+		}, true},
+		{"a FIFO as the common exclude", func(w world) {
+			worktree(w, w.home+"/gd", w.home+"/cd", "")
+			os.Remove(w.home + "/cd/info/exclude")
+			syscall.Mkfifo(w.home+"/cd/info/exclude", 0o644)
+		}, true},
+		{"a .git file larger than its bound, with no line end", func(w world) {
+			secret(w)
+			os.WriteFile(w.proj+"/sub/.git", []byte("gitdir: /"+strings.Repeat("x", 70<<10)), 0o644)
+		}, true},
+		{"git's global excludes file, named in ~/.gitconfig", func(w world) {
+			secret(w)
+			os.WriteFile(w.home+"/.gitconfig", []byte("[core]\n\texcludesFile = ~/global-ignore\n"), 0o644)
+			os.WriteFile(w.home+"/global-ignore", []byte("!.env\n"), 0o644)
+		}, true},
+		{"git's default global excludes file", func(w world) {
+			secret(w)
+			os.MkdirAll(w.home+"/.config/git", 0o755)
+			os.WriteFile(w.home+"/.config/git/ignore", []byte("!.env\n"), 0o644)
+		}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t)
+			tt.plant(w)
+			got := resolve.Check(w.opts(), [][]string{{"rg", "SECRET"}}, nil)
+			if asks := len(got) > 0; asks != tt.asks {
+				t.Errorf("rg SECRET: %v; want an ask: %v", got, tt.asks)
+			}
+		})
 	}
 }

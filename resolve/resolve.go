@@ -234,6 +234,7 @@ type resolver struct {
 	seen     map[string]bool
 	deadline time.Time
 	secrets  map[fileID]bool // homeSecrets, once built
+	global   *bool           // globalUnignores, once worked out
 }
 
 func (r *resolver) add(why gate.Reason) {
