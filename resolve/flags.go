@@ -97,7 +97,11 @@ func (r *resolver) recursive(argv []string) {
 		case "rg":
 			hidden, only = rgHidden(opts)
 		}
-	case allowlist.MayWalk(argv) != 0:
+	default:
+		may := allowlist.MayWalk(argv)
+		if may == 0 {
+			return
+		}
 		w = allowlist.Tree | allowlist.Follows
 		for _, word := range argv[1:] {
 			if _, v, eq := strings.Cut(word, "="); eq && strings.HasPrefix(word, "-") {
@@ -106,11 +110,9 @@ func (r *resolver) recursive(argv []string) {
 				roots = append(roots, word)
 			}
 		}
-		if len(roots) == 0 || allowlist.MayWalk(argv)&allowlist.Dot != 0 {
+		if len(roots) == 0 || may&allowlist.Dot != 0 {
 			roots = append(roots, ".")
 		}
-	default:
-		return
 	}
 	if path.Base(argv[0]) == "rg" && !hidden && r.unignores(roots) {
 		hidden = true
