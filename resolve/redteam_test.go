@@ -207,3 +207,37 @@ func TestRgIgnoreSources(t *testing.T) {
 		})
 	}
 }
+
+// A command a user's rule allowed, of a program the catalogue declares no
+// walk for, is walked over the directories its words name (a red team's
+// "tar -cf - ." under --allow /usr/bin/tar printed .env); words that name
+// no directory walk nothing, so a user's "make test" does not ask.
+func TestUserRuleWalksNamedDirectories(t *testing.T) {
+	tests := []struct {
+		argv []string
+		asks bool
+	}{
+		{[]string{"/usr/bin/tar", "-cf", "-", "."}, true},
+		{[]string{"tar", "-cf", "-", "."}, true},
+		{[]string{"zip", "-qr", "-", "sub"}, true},
+		{[]string{"tar", "-cf", "-", "--directory=sub", "x"}, true},
+		{[]string{"tar", "-cf", "-", "-Csub", "x"}, true},
+		{[]string{"tar", "-cf", "-", "link"}, true},
+		{[]string{"make", "test"}, false},
+		{[]string{"make", "-j4", "test"}, false},
+		{[]string{"go", "test", "./..."}, false},
+		{[]string{"tar", "-cf", "-", "src"}, false},
+		{[]string{"make", "-C", "src", "test"}, false},
+	}
+	w := newWorld(t)
+	os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o644)
+	os.MkdirAll(w.proj+"/sub", 0o755)
+	os.WriteFile(w.proj+"/sub/.env", []byte("SECRET"), 0o644)
+	os.Symlink(w.proj+"/sub", w.proj+"/link")
+	for _, tt := range tests {
+		got := resolve.Check(w.opts(), [][]string{tt.argv}, nil)
+		if asks := len(got) > 0; asks != tt.asks {
+			t.Errorf("%q: %v; want an ask: %v", tt.argv, got, tt.asks)
+		}
+	}
+}
