@@ -241,3 +241,42 @@ func TestUserRuleWalksNamedDirectories(t *testing.T) {
 		}
 	}
 }
+
+// A hard link to a secret of the project that others may read (a 0644
+// .env) is the secret under another name: a red team's "cat notes.txt"
+// printed it. A file with several names that is no secret still runs;
+// past the walk's bound, a file with several names asks.
+func TestHardLinkToProjectSecret(t *testing.T) {
+	w := newWorld(t)
+	os.MkdirAll(w.proj+"/config", 0o755)
+	os.WriteFile(w.proj+"/.env", []byte("SECRET"), 0o644)
+	os.WriteFile(w.proj+"/config/server.pem", []byte("SECRET"), 0o644)
+	os.Link(w.proj+"/.env", w.proj+"/notes.txt")
+	os.Link(w.proj+"/config/server.pem", w.proj+"/src/data.txt")
+	os.Symlink("notes.txt", w.proj+"/readme")
+	os.Link(w.proj+"/src/main.go", w.proj+"/src/copy.go")
+	for _, tt := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"cat", "notes.txt"}, ".env, a secret of the project"},
+		{[]string{"cat", "src/data.txt"}, "server.pem, a secret of the project"},
+		{[]string{"cat", "readme"}, ".env, a secret of the project"},
+		{[]string{"grep", "-r", "SECRET", "src"}, "server.pem, a secret of the project"},
+		{[]string{"cat", "src/copy.go"}, ""},
+	} {
+		got := resolve.Check(w.opts(), [][]string{tt.argv}, nil)
+		switch {
+		case tt.want == "" && len(got) > 0:
+			t.Errorf("%q: %v; want no ask", tt.argv, got)
+		case tt.want != "" && (len(got) == 0 || !strings.Contains(got[0].Message, tt.want)):
+			t.Errorf("%q: %v; want an ask naming %q", tt.argv, got, tt.want)
+		}
+	}
+	o := w.opts()
+	o.MaxWalk = 3
+	got := resolve.Check(o, [][]string{{"cat", "src/copy.go"}}, nil)
+	if len(got) == 0 || !strings.Contains(got[0].Message, "too many to look for a secret") {
+		t.Errorf("cat src/copy.go past the bound: %v; want an ask", got)
+	}
+}
