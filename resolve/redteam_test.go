@@ -185,6 +185,11 @@ func TestRgIgnoreSources(t *testing.T) {
 			secret(w)
 			os.WriteFile(w.proj+"/sub/.git", []byte("gitdir: /"+strings.Repeat("x", 70<<10)), 0o644)
 		}, true},
+		{"a .git directory in a subdirectory whose exclude whitelists", func(w world) {
+			secret(w)
+			os.MkdirAll(w.proj+"/sub/.git/info", 0o755)
+			os.WriteFile(w.proj+"/sub/.git/info/exclude", []byte("!.env\n"), 0o644)
+		}, true},
 		{"git's global excludes file, named in ~/.gitconfig", func(w world) {
 			secret(w)
 			os.WriteFile(w.home+"/.gitconfig", []byte("[core]\n\texcludesFile = ~/global-ignore\n"), 0o644)
