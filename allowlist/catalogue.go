@@ -409,10 +409,7 @@ func entriesOf(argv []string) []*Entry {
 		prog = prog[i+1:]
 	}
 	var out []*Entry
-	for _, e := range walkers() {
-		if e.Words[0] != prog {
-			continue
-		}
+	for _, e := range walkers(prog) {
 		at := 1
 		for _, w := range e.Words[1:] {
 			i := slices.Index(argv[at:], w)
@@ -481,20 +478,49 @@ func MayList(argv []string) (string, bool) {
 	return "", false
 }
 
-// walkers are the entries that declare a walk, built in or in packs.
-var walkers = sync.OnceValue(func() []*Entry {
-	var out []*Entry
-	all := slices.Clone(builtin)
-	for _, p := range packs() {
-		all = append(all, p.Entries...)
+// entriesByProgram are the entries of the catalogue, built in and in
+// packs, by their program's name. Only the names are read: no flag table
+// is built.
+var entriesByProgram = sync.OnceValue(func() map[string][]*Entry {
+	m := map[string][]*Entry{}
+	add := func(es []*Entry) {
+		for _, e := range es {
+			if len(e.Words) > 0 {
+				m[e.Words[0]] = append(m[e.Words[0]], e)
+			}
+		}
 	}
-	for _, e := range all {
+	add(builtin)
+	for _, p := range packs() {
+		add(p.Entries)
+	}
+	return m
+})
+
+var (
+	walkersMu sync.Mutex
+	walkersOf = map[string][]*Entry{}
+)
+
+// walkers are the entries of prog that declare a walk, built in or in
+// packs. Telling needs their flag tables: they are built for prog on its
+// first call, and for no other program (building every walking entry's
+// table at the first call was most of what MayWalk cost).
+func walkers(prog string) []*Entry {
+	walkersMu.Lock()
+	defer walkersMu.Unlock()
+	if ws, ok := walkersOf[prog]; ok {
+		return ws
+	}
+	var out []*Entry
+	for _, e := range entriesByProgram()[prog] {
 		if e.Walks != 0 || slices.ContainsFunc(e.FlagList(), func(f Flag) bool { return f.Walk != 0 }) {
 			out = append(out, e)
 		}
 	}
+	walkersOf[prog] = out
 	return out
-})
+}
 
 // Use is a flag that only reads.
 func Use(spec, note string) Flag {

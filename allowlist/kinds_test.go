@@ -136,6 +136,20 @@ func TestWalkersDeclareTheirWalk(t *testing.T) {
 			t.Errorf("notAWalk holds %q, which no flag has any more", k)
 		}
 	}
+	// A flag that opens the files a list names says so: the gate cannot
+	// see the list ("sha256sum -c LIST" opened the .env LIST named).
+	for _, e := range every() {
+		for _, f := range e.FlagList() {
+			note := strings.ToLower(f.Note)
+			lists := strings.Contains(note, "listed in") || strings.Contains(note, "list of files")
+			for _, n := range f.Names {
+				lists = lists || strings.HasSuffix(n, "files-from") || strings.HasSuffix(n, "files0-from")
+			}
+			if lists && f.Effect == Reads && f.Walk&Lists == 0 {
+				t.Errorf("%s %s (%s) reads files a list names but does not declare it: add .Walks(Lists)", e.Name(), f.Spec(), f.Note)
+			}
+		}
+	}
 	// The programs that read trees say so.
 	for _, argv := range [][]string{{"grep", "-r", "x"}, {"egrep", "-R", "x", "d"}, {"fgrep", "--directories=recurse", "x"},
 		{"rg", "x"}, {"diff", "a", "b"}, {"zcat", "-r", "d"}, {"git", "diff", "--no-index", "a", "b"}} {

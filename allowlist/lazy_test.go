@@ -4,6 +4,7 @@ import (
 	"github.com/agentgate/agentgate/internal/testenv"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,13 +23,16 @@ func TestTablesBuiltOnFirstUse(t *testing.T) {
 				}
 			}
 		}
-		built := 0
-		for _, e := range builtin {
-			if e.index != nil {
-				built++
-			}
-		}
-		os.Stdout.WriteString("built=" + strconv.Itoa(built) + " of " + strconv.Itoa(len(builtin)) + "\n")
+		os.Stdout.WriteString("built=" + strconv.Itoa(builtCount()) + " of " + strconv.Itoa(len(builtin)) + "\n")
+		// What a user's rule allowed is asked about its walks and lists:
+		// that builds the tables of the program named, and of no other.
+		before := builtCount()
+		MayWalk([]string{"no-such-tool", "test"})
+		MayList([]string{"no-such-tool", "test"})
+		os.Stdout.WriteString("unknown=" + strconv.Itoa(builtCount()-before) + "\n")
+		MayWalk([]string{"/usr/bin/grep", "-r", "x"})
+		MayList([]string{"grep", "-r", "x"})
+		os.Stdout.WriteString("grep=" + strconv.Itoa(builtCount()-before) + "\n")
 		return
 	}
 	testenv.NoRaceExitSleep()
@@ -39,14 +43,46 @@ func TestTablesBuiltOnFirstUse(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	var built, total int
+	unknown, grep := -1, -1
 	for _, line := range strings.Split(string(out), "\n") {
 		if rest, ok := strings.CutPrefix(line, "built="); ok {
 			f := strings.Fields(rest)
 			built, _ = strconv.Atoi(f[0])
 			total, _ = strconv.Atoi(f[2])
 		}
+		if rest, ok := strings.CutPrefix(line, "unknown="); ok {
+			unknown, _ = strconv.Atoi(rest)
+		}
+		if rest, ok := strings.CutPrefix(line, "grep="); ok {
+			grep, _ = strconv.Atoi(rest)
+		}
 	}
 	if total < 100 || built == 0 || built > 5 {
 		t.Errorf("after judging ls and git log, %d of %d tables are built; want the few those name\n%s", built, total, out)
 	}
+	grepEntries := 0
+	for _, e := range builtin {
+		if e.Words[0] == "grep" {
+			grepEntries++
+		}
+	}
+	if unknown != 0 || grep < 1 || grep > grepEntries {
+		t.Errorf("MayWalk and MayList built %d tables for a program the catalogue does not hold and %d with grep's (which has %d entries); want 0 and grep's only\n%s", unknown, grep, grepEntries, out)
+	}
+}
+
+// builtCount is how many entries, built in and in packs, have their
+// table built.
+func builtCount() int {
+	n := 0
+	all := slices.Clone(builtin)
+	for _, p := range packs() {
+		all = append(all, p.Entries...)
+	}
+	for _, e := range all {
+		if e.index != nil {
+			n++
+		}
+	}
+	return n
 }

@@ -303,7 +303,7 @@ var textEntries = []*Entry{
 	{Words: []string{"sha512sum"}, Note: "prints or checks SHA-512 sums", Example: "sha512sum f", Flags: sumFlags},
 	{Words: []string{"b2sum"}, Note: "prints or checks BLAKE2 sums", Example: "b2sum f", Flags: []Flag{Use("-l, --length=N", "digest bits")}, shared: [][]Flag{sumFlags}},
 	{Words: []string{"cksum"}, Note: "prints or checks checksums", Example: "cksum f", Flags: []Flag{
-		Use("-a, --algorithm=TYPE", "digest"), Use("-c, --check", "checks sums listed in the files"), Use("-l, --length=N", "digest bits"),
+		Use("-a, --algorithm=TYPE", "digest"), Use("-c, --check", "checks sums listed in the files, opening the files they name").Walks(Lists), Use("-l, --length=N", "digest bits"),
 		Use("--tag", "BSD style"), Use("--untagged", "reversed style"), Use("--base64", "base64 digest"), Use("--raw", "raw digest"),
 		Use("-z, --zero", "NUL ends lines"), Use("--ignore-missing", "ignores missing"), Use("--quiet", "quiet"),
 		Use("--status", "status only"), Use("--strict", "strict"), Use("-w, --warn", "warns"), Use("--debug", "debug"), help(), version(),
@@ -321,7 +321,7 @@ var textEntries = []*Entry{
 }
 
 var sumFlags = []Flag{
-	Use("-b, --binary", "binary mode"), Use("-c, --check", "checks sums listed in the files"), Use("--tag", "BSD style"),
+	Use("-b, --binary", "binary mode"), Use("-c, --check", "checks sums listed in the files, opening the files they name").Walks(Lists), Use("--tag", "BSD style"),
 	Use("-t, --text", "text mode"), Use("-z, --zero", "NUL ends lines"), Use("--ignore-missing", "ignores missing"),
 	Use("--quiet", "quiet"), Use("--status", "status only"), Use("--strict", "strict"), Use("-w, --warn", "warns"), help(), version(),
 }

@@ -62,8 +62,9 @@ var defaultRules = sync.OnceValue(allowlist.Defaults)
 
 // recursive judges the trees a recursive reader would read: exactly
 // those the call declares ([allowlist.Call.Walk]). A command the
-// catalogue cannot read, of a program that may walk, is walked at its
-// widest: every word a root, hidden files and links followed.
+// catalogue cannot read (a user's rule allowed it) is walked at its
+// widest, hidden files and links followed: of a program that may walk,
+// every word is a root; of any other, every word that names a directory.
 func (r *resolver) recursive(argv []string) {
 	var roots []string
 	var only nameFilter
@@ -97,7 +98,32 @@ func (r *resolver) recursive(argv []string) {
 		case "rg":
 			hidden, only = rgHidden(opts)
 		}
-	case allowlist.MayWalk(argv) != 0:
+	default:
+		may := allowlist.MayWalk(argv)
+		if may == 0 {
+			// A command the catalogue cannot read, of a program none of
+			// whose entries declares a walk, was allowed by a user's
+			// rule: nothing says what it reads, and "tar -cf - ." reads
+			// the whole tree, .env included. It is walked at its widest
+			// too, over the trees its words name: every part of a word
+			// that may be a path (the word, a value after "=" or in a
+			// ":" list, a value glued to short flags: "tar -C/ ...")
+			// and names a directory that exists is a root. A word that
+			// names nothing, or a file, is no root (a file is judged as
+			// a word already), so "make test" and "go test ./..." are
+			// not walked. No "." is added when no word names it: whether
+			// a program nobody described starts at the working
+			// directory is not known, and taking every one for such
+			// would ask about every user-allowed command in a project
+			// holding a .env; a program known to start there declares
+			// Dot in the catalogue and is walked below.
+			roots = r.directoryWords(argv[1:])
+			if len(roots) == 0 {
+				return
+			}
+			w = allowlist.Tree | allowlist.Follows
+			break
+		}
 		w = allowlist.Tree | allowlist.Follows
 		for _, word := range argv[1:] {
 			if _, v, eq := strings.Cut(word, "="); eq && strings.HasPrefix(word, "-") {
@@ -106,16 +132,29 @@ func (r *resolver) recursive(argv []string) {
 				roots = append(roots, word)
 			}
 		}
-		if len(roots) == 0 || allowlist.MayWalk(argv)&allowlist.Dot != 0 {
+		if len(roots) == 0 || may&allowlist.Dot != 0 {
 			roots = append(roots, ".")
 		}
-	default:
-		return
 	}
 	if path.Base(argv[0]) == "rg" && !hidden && r.unignores(roots) {
 		hidden = true
 	}
 	r.walkRoots(roots, hidden, w&allowlist.Follows != 0, only)
+}
+
+// directoryWords are the parts of words that may be paths
+// ([gate.PathCandidates]) and name a directory that exists, links
+// followed.
+func (r *resolver) directoryWords(words []string) []string {
+	var out []string
+	for _, w := range words {
+		for _, c := range gate.PathCandidates(w) {
+			if abs := r.lexical(c); abs != "" && isDir(abs) && !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // rgHidden is whether rg reads hidden files, and the filter its globs

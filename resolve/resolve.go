@@ -20,7 +20,8 @@
 //     every symlink on the way and every step of its target is matched
 //     against the self-protected and sensitive patterns; /proc/PID/root,
 //     /proc/self/cwd and the like reach what they point at; a private
-//     file with a second name (a hard-linked key) and a FIFO ask;
+//     file with a second name (a hard-linked key), a file with a second
+//     name that is a secret of the home or the project, and a FIFO ask;
 //   - a glob is expanded, under a budget, and each name is judged as a
 //     word (a file named like a flag included);
 //   - a program that reads a list of file names from a file
@@ -234,6 +235,9 @@ type resolver struct {
 	seen     map[string]bool
 	deadline time.Time
 	secrets  map[fileID]bool // homeSecrets, once built
+	global   *bool           // globalUnignores, once worked out
+
+	projSecrets *secretSet // projectSecrets, once built
 }
 
 func (r *resolver) add(why gate.Reason) {
