@@ -404,12 +404,32 @@ func entriesOf(argv []string) []*Entry {
 	if len(argv) == 0 {
 		return nil
 	}
-	prog := argv[0]
-	if i := strings.LastIndexByte(prog, '/'); i >= 0 {
-		prog = prog[i+1:]
+	return holding(argv, walkers(progName(argv[0])))
+}
+
+// Describes reports whether the catalogue has an entry for argv's program
+// whose words argv holds in order ("tar" for "/usr/bin/tar -cf - .";
+// none for "git add .", whose git has entries for other subcommands
+// only), walking or not. It builds no flag table.
+func Describes(argv []string) bool {
+	if len(argv) == 0 {
+		return false
 	}
+	return len(holding(argv, entriesByProgram()[progName(argv[0])])) > 0
+}
+
+func progName(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// holding are the entries among es whose words after the program argv
+// holds in order.
+func holding(argv []string, es []*Entry) []*Entry {
 	var out []*Entry
-	for _, e := range walkers(prog) {
+	for _, e := range es {
 		at := 1
 		for _, w := range e.Words[1:] {
 			i := slices.Index(argv[at:], w)

@@ -103,20 +103,27 @@ func (r *resolver) recursive(argv []string) {
 		if may == 0 {
 			// A command the catalogue cannot read, of a program none of
 			// whose entries declares a walk, was allowed by a user's
-			// rule: nothing says what it reads, and "tar -cf - ." reads
-			// the whole tree, .env included. It is walked at its widest
-			// too, over the trees its words name: every part of a word
-			// that may be a path (the word, a value after "=" or in a
-			// ":" list, a value glued to short flags: "tar -C/ ...")
-			// and names a directory that exists is a root. A word that
-			// names nothing, or a file, is no root (a file is judged as
-			// a word already), so "make test" and "go test ./..." are
-			// not walked. No "." is added when no word names it: whether
-			// a program nobody described starts at the working
-			// directory is not known, and taking every one for such
-			// would ask about every user-allowed command in a project
-			// holding a .env; a program known to start there declares
-			// Dot in the catalogue and is walked below.
+			// rule. Where the catalogue describes the program (and
+			// subcommand) in other modes, the rule took a known reader
+			// past what the catalogue knows of it: "tar -cf - ." reads
+			// the whole tree, .env included, though tar's entries (-t)
+			// walk nothing. It is walked at its widest too, over the
+			// trees its words name. A program the catalogue does not
+			// describe at all ("ruff check .", "git add .", "go test
+			// .") is the rule's alone: the person who wrote it judged
+			// that program, and walking "." would ask about every such
+			// command in a project holding a .env.
+			if !allowlist.Describes(argv) {
+				return
+			}
+			// Every part of a word that may be a path (the word, a
+			// value after "=" or in a ":" list, a value glued to short
+			// flags: "tar -C/ ...") and names a directory that exists
+			// is a root. A word that names nothing, or a file, is no
+			// root (a file is judged as a word already). No "." is
+			// added when no word names it: where such a program starts
+			// is not known, and a program known to start at "."
+			// declares Dot in the catalogue and is walked below.
 			roots = r.directoryWords(argv[1:])
 			if len(roots) == 0 {
 				return

@@ -224,7 +224,11 @@ func TestUserRuleWalksNamedDirectories(t *testing.T) {
 	}{
 		{[]string{"/usr/bin/tar", "-cf", "-", "."}, true},
 		{[]string{"tar", "-cf", "-", "."}, true},
-		{[]string{"zip", "-qr", "-", "sub"}, true},
+		// A program the catalogue does not describe, or a subcommand
+		// of one it does not: the user's rule alone judges it.
+		{[]string{"zip", "-qr", "-", "sub"}, false},
+		{[]string{"git", "add", "."}, false},
+		{[]string{"ruff", "check", "."}, false},
 		{[]string{"tar", "-cf", "-", "--directory=sub", "x"}, true},
 		{[]string{"tar", "-cf", "-", "-Csub", "x"}, true},
 		{[]string{"tar", "-cf", "-", "link"}, true},
