@@ -87,8 +87,15 @@ func (e *Env) doctorHosts(w io.Writer) (problems int) {
 					problem("%s: run 'agentgate install codex%s' again, or trust it in codex's /hooks", t, scopeFlag(scope))
 				}
 			}
-			if !hook.Hosts[name].Rewrites {
+			h := hook.Hosts[name]
+			if !h.Rewrites {
 				fmt.Fprintf(w, "  note: %s cannot rewrite a command, so an allowed command runs as %s runs it, without exec's git hardening and confinement\n", name, name)
+			} else if scope == hook.User && h.HostRules != nil {
+				// The host's own deny and ask rules: what they may match
+				// is not rewritten, so that they keep matching what runs.
+				for _, r := range h.HostRules(hook.Where{Home: e.home(), Project: cwd, Getenv: e.Getenv}) {
+					fmt.Fprintf(w, "  note: %s: commands this rule may match are not rewritten into agentgate exec; allowed or approved, they run as %s runs them, unconfined\n", r, name)
+				}
 			}
 			switch {
 			case scope == hook.Project:

@@ -142,6 +142,7 @@ func (g *Gate) allow(h *Host, ev Event, j *engine.Judgement, outcome string) Ans
 	if outcome != "" {
 		a.Reason = "agentgate: " + outcome
 	}
+	a.Reason += g.unrewritten(h, ev)
 	if g.rewrites(h, ev) {
 		a.Rewrite = RewriteWith(g.Self, j.Session, j.Request.Text, g.ExecFlags)
 	}
@@ -156,7 +157,11 @@ func (g *Gate) allow(h *Host, ev Event, j *engine.Judgement, outcome string) Ans
 // original, as a host that cannot rewrite does.
 func (g *Gate) ask(h *Host, ev Event, j *engine.Judgement, x *engine.Escalation) Answer {
 	a := Answer{Decision: Ask, Reason: askReason(j)}
-	if !h.AsksRewritten || !g.rewrites(h, ev) {
+	if !h.AsksRewritten {
+		return a
+	}
+	if note := g.unrewritten(h, ev); note != "" {
+		a.Reason += note
 		return a
 	}
 	ticket, err := x.HostAsk()
@@ -208,10 +213,31 @@ func (g *Gate) rewrites(h *Host, ev Event) bool {
 	if !h.Rewrites {
 		return false
 	}
+	_, kept := g.keptBy(h, ev)
+	return !kept
+}
+
+// keptBy is the host's own deny or ask rule that may match ev's command,
+// which keeps it from being rewritten.
+func (g *Gate) keptBy(h *Host, ev Event) (HostRule, bool) {
 	if h.HostRules == nil {
-		return true
+		return HostRule{}, false
 	}
-	return !h.HostRules(g.where(h, ev), ev.Command)
+	return firstMatch(h.HostRules(g.where(h, ev)), ev.Command)
+}
+
+// unrewritten says, after an answer's reason, that a host rule keeps the
+// command from running through agentgate exec: it runs as the host runs
+// it, without exec's confinement and guard ("" when it is rewritten).
+func (g *Gate) unrewritten(h *Host, ev Event) string {
+	if !h.Rewrites {
+		return ""
+	}
+	r, kept := g.keptBy(h, ev)
+	if !kept {
+		return ""
+	}
+	return fmt.Sprintf("; not run through agentgate exec, since %s's own rule may match it (%s): %s runs it unconfined", h.Name, r, h.Name)
 }
 
 // Rewrite is the command a host runs instead of text: agentgate exec,

@@ -135,10 +135,10 @@ type Host struct {
 	// said yes (Claude Code's updatedInput with "ask"): the approved
 	// command then runs through exec, judged again and confined.
 	AsksRewritten bool
-	// HostRules reports whether one of the host's own deny or ask rules
-	// may match the command: then it is not rewritten, so that the rule,
-	// which the host matches against what it runs, still holds.
-	HostRules func(w Where, command string) bool
+	// HostRules are the host's own deny and ask rules: a command one
+	// of them may match is not rewritten, so that the rule, which the
+	// host matches against what it runs, still holds.
+	HostRules func(w Where) []HostRule
 	// HostAllows reports whether one of the host's own allow rules may
 	// match the command, so that the host may run it without showing an
 	// ask: a sticky ask (sensitive path, self-protection) is then denied

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,26 +32,51 @@ func (w Where) env(k string) string {
 	return w.Getenv(k)
 }
 
-// claudeRules reports whether a Claude Code deny or ask rule for Bash,
-// in any settings file Claude Code reads, may match command.
+// HostRule is one of a host's own rules that agentgate takes into
+// account: where it is, what it says, and whether it may match a
+// command. A file the host may read differently than agentgate does
+// (not valid JSON or TOML) is a rule that may match everything.
+type HostRule struct {
+	File, Rule string
+	may        func(command string) bool
+}
+
+func (r HostRule) String() string { return r.File + ": " + r.Rule }
+
+// May reports whether the rule may match command.
+func (r HostRule) May(command string) bool { return r.may == nil || r.may(command) }
+
+// firstMatch is the first of rules that may match command.
+func firstMatch(rules []HostRule, command string) (HostRule, bool) {
+	for _, r := range rules {
+		if r.May(command) {
+			return r, true
+		}
+	}
+	return HostRule{}, false
+}
+
+// claudeRules are Claude Code's deny and ask rules for Bash, in the
+// settings files that count.
 //
 // Only the user's and the managed settings count here: a project's
 // settings are the agent's to write, and a deny rule (or a broken file)
 // planted there must not make agentgate leave an allowed command
 // unrewritten, unconfined (red team finding F9). Such a rule is no
 // boundary anyway; the rewritten command is confined read-only.
-func claudeRules(w Where, command string) bool {
+func claudeRules(w Where) []HostRule {
 	w.Project = ""
-	return claudeRuleMatch(w, command, "deny", "ask")
+	return claudeRuleList(w, "deny", "ask")
 }
 
 // claudeAllows reports whether a Claude Code allow rule for Bash may
 // match command: Claude Code may then run it without showing an ask.
 func claudeAllows(w Where, command string) bool {
-	return claudeRuleMatch(w, command, "allow")
+	_, ok := firstMatch(claudeRuleList(w, "allow"), command)
+	return ok
 }
 
-func claudeRuleMatch(w Where, command string, kinds ...string) bool {
+func claudeRuleList(w Where, kinds ...string) []HostRule {
 	user := filepath.Join(w.Home, ".claude")
 	if d := w.env("CLAUDE_CONFIG_DIR"); filepath.IsAbs(d) {
 		user = d
@@ -59,6 +85,7 @@ func claudeRuleMatch(w Where, command string, kinds ...string) bool {
 	if w.Project != "" {
 		files = append(files, filepath.Join(w.Project, ".claude", "settings.json"), filepath.Join(w.Project, ".claude", "settings.local.json"))
 	}
+	var out []HostRule
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -70,19 +97,18 @@ func claudeRuleMatch(w Where, command string, kinds ...string) bool {
 		if json.Unmarshal(data, &s) != nil {
 			// A file Claude Code may read differently: assume its rules
 			// match.
-			return true
+			out = append(out, HostRule{File: f, Rule: "(not valid JSON: taken to match every command)"})
+			continue
 		}
-		var rules []string
 		for _, k := range kinds {
-			rules = append(rules, s.Permissions[k]...)
-		}
-		for _, r := range rules {
-			if content, ok := bashRule(r); ok && ruleMayMatch(content, command) {
-				return true
+			for _, r := range s.Permissions[k] {
+				if content, ok := bashRule(r); ok {
+					out = append(out, HostRule{File: f, Rule: k + " " + r, may: func(c string) bool { return ruleMayMatch(content, c) }})
+				}
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // bashRule returns the content of a Bash rule: "" for the whole tool.
@@ -131,97 +157,99 @@ func splitSimple(command string) []string {
 	return regexp.MustCompile(`&&|\|\||[;|&\n()]|\$\(|`+"`").Split(command, -1)
 }
 
-// codexRules reports whether a Codex execpolicy rule that forbids or
-// prompts may match command: a prefix_rule whose pattern's first word is
-// the first word of a command in it, in $CODEX_HOME/rules or the
-// project's .codex/rules.
+// codexRules are Codex's execpolicy rules that forbid or prompt: a
+// prefix_rule may match a command when its pattern's first word is the
+// first word of a command in it, in $CODEX_HOME/rules.
 //
 // The project's rules do not count, as for claudeRules.
-func codexRules(w Where, command string) bool {
-	w.Project = ""
+func codexRules(w Where) []HostRule {
 	home := w.env("CODEX_HOME")
 	if !filepath.IsAbs(home) {
 		home = filepath.Join(w.Home, ".codex")
 	}
-	dirs := []string{filepath.Join(home, "rules")}
-	if w.Project != "" {
-		dirs = append(dirs, filepath.Join(w.Project, ".codex", "rules"))
-	}
-	first := firstWords(command)
 	word := regexp.MustCompile(`pattern\s*=\s*\[\s*(?:\[\s*)?["']([^"']+)["']`)
-	for _, d := range dirs {
-		files, _ := filepath.Glob(filepath.Join(d, "*.rules"))
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
+	var out []HostRule
+	files, _ := filepath.Glob(filepath.Join(home, "rules", "*.rules"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, rule := range strings.Split(string(data), "prefix_rule(")[1:] {
+			if !strings.Contains(rule, "forbidden") && !strings.Contains(rule, "prompt") {
 				continue
 			}
-			for _, rule := range strings.Split(string(data), "prefix_rule(")[1:] {
-				if !strings.Contains(rule, "forbidden") && !strings.Contains(rule, "prompt") {
-					continue
-				}
-				m := word.FindStringSubmatch(rule)
-				if m == nil || first[m[1]] {
-					return true
-				}
+			text := "prefix_rule(" + strings.TrimSpace(strings.SplitN(rule, "\n", 2)[0])
+			m := word.FindStringSubmatch(rule)
+			if m == nil {
+				out = append(out, HostRule{File: f, Rule: text})
+				continue
 			}
+			first := m[1]
+			out = append(out, HostRule{File: f, Rule: text, may: func(c string) bool { return firstWords(c)[first] }})
 		}
 	}
-	return false
+	return out
 }
 
-// geminiRules reports whether a Gemini CLI policy rule that denies or
-// asks for run_shell_command may match command, in ~/.gemini/policies or
-// the project's .gemini/policies.
+// geminiRules are Gemini CLI's policy rules that deny or ask for
+// run_shell_command, in ~/.gemini/policies.
 //
 // The project's policies do not count, as for claudeRules.
-func geminiRules(w Where, command string) bool {
-	w.Project = ""
-	dirs := []string{filepath.Join(w.Home, ".gemini", "policies")}
-	if w.Project != "" {
-		dirs = append(dirs, filepath.Join(w.Project, ".gemini", "policies"))
-	}
-	first := firstWords(command)
-	for _, d := range dirs {
-		files, _ := filepath.Glob(filepath.Join(d, "*.toml"))
-		for _, f := range files {
-			var p struct {
-				Rule []struct {
-					ToolName      any    `toml:"toolName"`
-					Decision      string `toml:"decision"`
-					CommandPrefix any    `toml:"commandPrefix"`
-					CommandRegex  string `toml:"commandRegex"`
-				} `toml:"rule"`
+func geminiRules(w Where) []HostRule {
+	var out []HostRule
+	files, _ := filepath.Glob(filepath.Join(w.Home, ".gemini", "policies", "*.toml"))
+	for _, f := range files {
+		var p struct {
+			Rule []struct {
+				ToolName      any    `toml:"toolName"`
+				Decision      string `toml:"decision"`
+				CommandPrefix any    `toml:"commandPrefix"`
+				CommandRegex  string `toml:"commandRegex"`
+			} `toml:"rule"`
+		}
+		if _, err := toml.DecodeFile(f, &p); err != nil {
+			out = append(out, HostRule{File: f, Rule: "(cannot be read: taken to match every command)"})
+			continue
+		}
+		for _, r := range p.Rule {
+			if r.Decision != "deny" && r.Decision != "ask_user" {
+				continue
 			}
-			if _, err := toml.DecodeFile(f, &p); err != nil {
-				return true
+			if names := stringsOf(r.ToolName); len(names) > 0 && !contains(names, "run_shell_command") && !contains(names, "*") {
+				continue
 			}
-			for _, r := range p.Rule {
-				if r.Decision != "deny" && r.Decision != "ask_user" {
-					continue
-				}
-				if names := stringsOf(r.ToolName); len(names) > 0 && !contains(names, "run_shell_command") && !contains(names, "*") {
-					continue
-				}
-				prefixes := stringsOf(r.CommandPrefix)
-				if len(prefixes) == 0 && r.CommandRegex == "" {
-					return true
-				}
+			prefixes := stringsOf(r.CommandPrefix)
+			text := "decision " + r.Decision
+			if len(prefixes) > 0 {
+				text += fmt.Sprintf(", commandPrefix %q", prefixes)
+			}
+			if r.CommandRegex != "" {
+				text += fmt.Sprintf(", commandRegex %q", r.CommandRegex)
+			}
+			if len(prefixes) == 0 && r.CommandRegex == "" {
+				out = append(out, HostRule{File: f, Rule: text})
+				continue
+			}
+			regex := r.CommandRegex
+			out = append(out, HostRule{File: f, Rule: text, may: func(c string) bool {
+				first := firstWords(c)
 				for _, pre := range prefixes {
 					if f := strings.Fields(pre); len(f) == 0 || first[f[0]] {
 						return true
 					}
 				}
-				if r.CommandRegex != "" {
-					re, err := regexp.Compile(r.CommandRegex)
-					if err != nil || re.MatchString(command) {
+				if regex != "" {
+					re, err := regexp.Compile(regex)
+					if err != nil || re.MatchString(c) {
 						return true
 					}
 				}
-			}
+				return false
+			}})
 		}
 	}
-	return false
+	return out
 }
 
 // firstWords are the first words of the commands in command.

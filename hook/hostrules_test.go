@@ -46,6 +46,14 @@ func TestHostRulesKeepOriginal(t *testing.T) {
 			t.Errorf("%q: rewrite %q, want rewritten %v", tt.cmd, c, tt.rewrite)
 		}
 	}
+	// The answer says why it was not rewritten, naming the rule: the
+	// person sees it in the dialog of an ask.
+	if _, reason, _ := claudeDecision(t, handle(t, g, Claude, claudeEvent("ls -la", proj, "default", "r"))); !strings.Contains(reason, "not run through agentgate exec") || !strings.Contains(reason, "deny Bash(ls:*)") {
+		t.Errorf("an allow kept unrewritten by a host rule does not say so: %q", reason)
+	}
+	if d, reason, c := claudeDecision(t, handle(t, g, Claude, claudeEvent("git push origin main", proj, "default", "r"))); d != "ask" || c != "" || !strings.Contains(reason, "ask Bash(git push:*)") {
+		t.Errorf("an ask kept unrewritten by a host rule: %s %q %q", d, reason, c)
+	}
 	// The project's settings do not count: the agent can write them, and
 	// a rule (or a broken file) planted there must not keep an allowed
 	// command unrewritten and so unconfined. CLAUDE_CONFIG_DIR moves the
@@ -75,6 +83,10 @@ decision = "deny"
 priority = 100
 `)
 	w := Where{Home: home}
+	match := func(rules func(Where) []HostRule) func(Where, string) bool {
+		return func(w Where, c string) bool { _, ok := firstMatch(rules(w), c); return ok }
+	}
+	codexRules, geminiRules := match(codexRules), match(geminiRules)
 	for _, tt := range []struct {
 		f    func(Where, string) bool
 		cmd  string
