@@ -190,8 +190,8 @@ var awkFlags = []Flag{
 	Refuse(Unjudged, "-W", "mawk/gawk extended options"),
 }
 
-func awkEntry(name string) *Entry {
-	return &Entry{Words: []string{name}, Note: "runs an awk program that only reads its input and prints (parsed)", Example: name + " {print} f",
+func awkEntry(name string, asks ...string) *Entry {
+	return &Entry{Words: []string{name}, Note: "runs an awk program that only reads its input and prints (parsed)", Example: name + " {print} f", Asks: asks,
 		// awk ends its options at the program, as POSIX getopt does
 		// (mawk, gawk): "awk {print} -v FILE" reads a file named -v and
 		// FILE, which must be judged as the paths they are.

@@ -67,6 +67,18 @@ type Entry struct {
 	// Example is a command the entry allows, used by the tests to try
 	// every flag (the flag is put after the entry's words).
 	Example string
+	// Asks are commands of the entry that must ask, each for a word the
+	// entry itself refuses: a flag it marks as writing, deleting, running
+	// programs, reaching the network or printing secrets, an operand it
+	// does not take (uniq's second, which is written), a value its Check
+	// refuses. Where an entry refuses no flag, a flag its table does not
+	// hold stands for the rest (often another system's spelling, "ls -@",
+	// "stat -x", or a write-ish one, "--output=FILE"). Every entry has at
+	// least one, of its own surface rather than a generic one, and
+	// TestCatalogueAsks fails when one runs or asks for another reason:
+	// they are what a reviewer reads to see what the entry keeps out. A
+	// comment says why where the flag's note does not.
+	Asks []string
 
 	// shared are lists of flags the entry shares with others (git log's
 	// diff flags, a program's global options), read after Flags when the

@@ -164,35 +164,35 @@ func gitConfigCheck(c *Call) *Refusal {
 var remoteHazards = []Hazard{{File: ".git/config", Match: gitURLCredentials, Why: "a remote URL holds credentials, which git remote would print"}}
 
 var gitEntries = []*Entry{
-	{Words: []string{"git", "--version"}, Note: "prints the version", Example: "git --version", Operands: Operands{None: true}, Flags: []Flag{Use("--build-options", "build options")}},
-	{Words: []string{"git", "version"}, Note: "prints the version", Example: "git version", Operands: Operands{None: true}, Flags: []Flag{Use("--build-options", "build options")}},
-	{Words: []string{"git", "status"}, Note: "shows the working tree status", Example: "git status", Flags: []Flag{
+	{Words: []string{"git", "--version"}, Note: "prints the version", Example: "git --version", Asks: []string{"git --version --help"}, Operands: Operands{None: true}, Flags: []Flag{Use("--build-options", "build options")}},
+	{Words: []string{"git", "version"}, Note: "prints the version", Example: "git version", Asks: []string{"git version --help"}, Operands: Operands{None: true}, Flags: []Flag{Use("--build-options", "build options")}},
+	{Words: []string{"git", "status"}, Note: "shows the working tree status", Example: "git status", Asks: []string{"git status --help"}, Flags: []Flag{
 		Use("-s, --short", "short"), Use("-b, --branch", "branch"), Use("--show-stash", "stash"), Use("--porcelain[=VERSION]", "porcelain"),
 		Use("--long", "long"), Use("-v, --verbose", "verbose"), Use("-u[=MODE], --untracked-files[=MODE]", "untracked"),
 		Use("--ignore-submodules[=WHEN]", "submodules"), Use("--ignored[=MODE]", "ignored"), Use("-z", "NUL"),
 		Use("--column[=OPTIONS], --no-column", "columns"), Use("--ahead-behind, --no-ahead-behind", "ahead/behind"),
 		Use("--renames, --no-renames, --find-renames[=N]", "renames"),
 	}},
-	{Words: []string{"git", "log"}, Note: "shows commit logs", Example: "git log", Numeric: true, shared: gitLogFlags},
-	{Words: []string{"git", "whatchanged"}, Note: "shows commit logs with changes", Example: "git whatchanged", Numeric: true, shared: gitLogFlags},
-	{Words: []string{"git", "rev-list"}, Note: "lists commits", Example: "git rev-list HEAD", Numeric: true, shared: gitLogFlags},
-	{Words: []string{"git", "shortlog"}, Note: "summarises commit logs", Example: "git shortlog", Numeric: true, Flags: []Flag{
+	{Words: []string{"git", "log"}, Note: "shows commit logs", Example: "git log", Asks: []string{"git log --output=log.txt", "git log --show-signature"}, Numeric: true, shared: gitLogFlags},
+	{Words: []string{"git", "whatchanged"}, Note: "shows commit logs with changes", Example: "git whatchanged", Asks: []string{"git whatchanged --ext-diff"}, Numeric: true, shared: gitLogFlags},
+	{Words: []string{"git", "rev-list"}, Note: "lists commits", Example: "git rev-list HEAD", Asks: []string{"git rev-list --output=out HEAD"}, Numeric: true, shared: gitLogFlags},
+	{Words: []string{"git", "shortlog"}, Note: "summarises commit logs", Example: "git shortlog", Asks: []string{"git shortlog --output=authors.txt"}, Numeric: true, Flags: []Flag{
 		Use("-s, --summary", "counts"), Use("-n, --numbered", "sorts by count"), Use("-e, --email", "emails"), Use("--group=TYPE", "grouping"),
 		Use("-c", "by committer"),
 		Use("-w[=WIDTH]", "wrapping"), Use("--committer", "by committer"),
 	}, shared: gitLogFlags},
-	{Words: []string{"git", "reflog", "show"}, Note: "shows the reflog", Example: "git reflog show", Numeric: true, shared: gitLogFlags},
-	{Words: []string{"git", "reflog"}, Note: "shows the reflog", Example: "git reflog", Numeric: true, shared: gitLogFlags, Operands: Operands{None: true}},
-	{Words: []string{"git", "stash", "list"}, Note: "lists stashes", Example: "git stash list", Numeric: true, shared: gitLogFlags},
-	{Words: []string{"git", "diff"}, Note: "shows changes", Example: "git diff", Walks: Outside, Flags: []Flag{
+	{Words: []string{"git", "reflog", "show"}, Note: "shows the reflog", Example: "git reflog show", Asks: []string{"git reflog show --show-signature"}, Numeric: true, shared: gitLogFlags},
+	{Words: []string{"git", "reflog"}, Note: "shows the reflog", Example: "git reflog", Asks: []string{"git reflog expire --expire=now --all", "git reflog delete HEAD@{1}"}, Numeric: true, shared: gitLogFlags, Operands: Operands{None: true}},
+	{Words: []string{"git", "stash", "list"}, Note: "lists stashes", Example: "git stash list", Asks: []string{"git stash list -p --ext-diff"}, Numeric: true, shared: gitLogFlags},
+	{Words: []string{"git", "diff"}, Note: "shows changes", Example: "git diff", Asks: []string{"git diff --output=patch.diff", "git diff --ext-diff"}, Walks: Outside, Flags: []Flag{
 		Use("--cached, --staged", "index"), Use("--merge-base", "merge base"), Use("--no-index", "two paths").Walks(Tree),
 		Use("-1, --base, -2, --ours, -3, --theirs, -0", "stages"),
 	}, shared: [][]Flag{gitDiffFlags}},
-	{Words: []string{"git", "show"}, Note: "shows objects", Example: "git show", Numeric: true, shared: gitLogFlags},
-	{Words: []string{"git", "stash", "show"}, Note: "shows a stash", Example: "git stash show", Flags: []Flag{
+	{Words: []string{"git", "show"}, Note: "shows objects", Example: "git show", Asks: []string{"git show --textconv HEAD:f", "git show --show-signature"}, Numeric: true, shared: gitLogFlags},
+	{Words: []string{"git", "stash", "show"}, Note: "shows a stash", Example: "git stash show", Asks: []string{"git stash show -p --textconv"}, Flags: []Flag{
 		Use("-u, --include-untracked, --only-untracked", "untracked"),
 	}, shared: [][]Flag{gitDiffFlags}},
-	{Words: []string{"git", "branch"}, Note: "lists branches (a name needs --list)", Example: "git branch", Check: gitListOnly("--list"),
+	{Words: []string{"git", "branch"}, Note: "lists branches (a name needs --list)", Example: "git branch", Asks: []string{"git branch -D feature", "git branch feature", "git branch -m old new"}, Check: gitListOnly("--list"),
 		Operands: Operands{Strings: true}, Flags: []Flag{
 			Use("-a, --all", "all"), Use("-r, --remotes", "remotes"), Use("-l, --list", "lists branches matching patterns"),
 			Use("-v, --verbose", "verbose"), Use("-q, --quiet", "quiet"), Use("--show-current", "current"),
@@ -208,7 +208,7 @@ var gitEntries = []*Entry{
 			Refuse(Writes, "--create-reflog", "creates a reflog"), Refuse(Writes, "--recurse-submodules", "creates branches in submodules"),
 			Refuse(Runs, "--edit-description", "runs the configured editor and writes the description"),
 		}},
-	{Words: []string{"git", "tag"}, Note: "lists tags (a name needs --list)", Example: "git tag",
+	{Words: []string{"git", "tag"}, Note: "lists tags (a name needs --list)", Example: "git tag", Asks: []string{"git tag v1.0", "git tag -d v1.0", "git tag -s v1.0"},
 		Check:    gitListOnly("--list", "-n", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"),
 		Operands: Operands{Strings: true}, Flags: []Flag{
 			Use("-l, --list", "lists tags matching patterns"), Use("-n[=N]", "annotation lines"), Use("--sort=KEY", "sort"),
@@ -221,7 +221,7 @@ var gitEntries = []*Entry{
 			Refuse(Writes, "-F, --file=FILE", "creates a tag"), Refuse(Runs, "-e, --edit", "runs the editor"),
 			Refuse(Writes, "--cleanup=MODE", "creates a tag"), Refuse(Writes, "--create-reflog", "creates a reflog"),
 		}},
-	{Words: []string{"git", "rev-parse"}, Note: "resolves revisions and repository paths", Example: "git rev-parse HEAD", Flags: []Flag{
+	{Words: []string{"git", "rev-parse"}, Note: "resolves revisions and repository paths", Example: "git rev-parse HEAD", Asks: []string{"git rev-parse --parseopt"}, Flags: []Flag{
 		Use("--verify", "verify"), Use("-q, --quiet", "quiet"), Use("--sq, --sq-quote", "quoting"), Use("--short[=N]", "short"),
 		Use("--abbrev-ref[=MODE]", "ref names"), Use("--symbolic, --symbolic-full-name", "symbolic"), Use("--all", "all refs"),
 		Use("--branches[=PATTERN], --tags[=PATTERN], --remotes[=PATTERN]", "refs"), Use("--glob=PATTERN, --exclude=PATTERN", "refs"),
@@ -236,7 +236,7 @@ var gitEntries = []*Entry{
 		Use("--stop-at-non-option, --keep-dashdash", "parsing"), Use("--end-of-options", "ends options"),
 		Refuse(Unjudged, "--parseopt", "reads an option spec from standard input"),
 	}},
-	{Words: []string{"git", "ls-files"}, Note: "lists tracked files", Example: "git ls-files", NamesOnly: true, Flags: []Flag{
+	{Words: []string{"git", "ls-files"}, Note: "lists tracked files", Example: "git ls-files", Asks: []string{"git ls-files --help"}, NamesOnly: true, Flags: []Flag{
 		Use("-c, --cached, -d, --deleted, -m, --modified, -o, --others, -i, --ignored, -s, --stage, -u, --unmerged, -k, --killed", "selection"),
 		Use("--directory, --no-empty-directory, --eol, --deduplicate", "listing"), Use("-x, --exclude=PATTERN", "excludes"),
 		Use("-X, --exclude-from=FILE", "reads exclude patterns from FILE"), Use("--exclude-per-directory=FILE", "per-directory ignore file"),
@@ -245,7 +245,7 @@ var gitEntries = []*Entry{
 		Use("--format=FORMAT", "format"), Use("-t, -v, -f", "tags"), Use("-z", "NUL"), Use("--debug", "debug"),
 		Use("--sparse", "sparse"), Use("--resolve-undo", "resolve undo"),
 	}},
-	{Words: []string{"git", "blame"}, Note: "shows who changed each line", Example: "git blame f", Flags: []Flag{
+	{Words: []string{"git", "blame"}, Note: "shows who changed each line", Example: "git blame f", Asks: []string{"git blame --contents=other f", "git blame --textconv f"}, Flags: []Flag{
 		Use("-b", "blank boundary"), Use("--root", "root"), Use("--show-stats", "stats"), Use("-L RANGE", "lines"),
 		Use("-l", "long hashes"), Use("-t", "raw times"), Use("-S FILE", "reads revisions from FILE"), Use("--reverse", "reverse"),
 		Use("--first-parent", "first parent"), Use("-p, --porcelain, --line-porcelain", "porcelain"), Use("--incremental", "incremental"),
@@ -258,12 +258,12 @@ var gitEntries = []*Entry{
 		Refuse(Unjudged, "--contents=FILE", "blames the contents of another file"),
 		Refuse(Runs, "--textconv", "runs textconv filters from configuration"),
 	}},
-	{Words: []string{"git", "describe"}, Note: "names a commit from tags", Example: "git describe", Flags: []Flag{
+	{Words: []string{"git", "describe"}, Note: "names a commit from tags", Example: "git describe", Asks: []string{"git describe --help"}, Flags: []Flag{
 		Use("--dirty[=MARK], --broken[=MARK]", "working tree state"), Use("--all, --tags, --contains", "refs"),
 		Use("--abbrev[=N]", "abbreviation"), Use("--candidates=N", "limits"), Use("--exact-match, --debug, --long, --always, --first-parent", "output"),
 		Use("--match=PATTERN, --exclude=PATTERN", "patterns"),
 	}},
-	{Words: []string{"git", "cat-file"}, Note: "prints repository objects", Example: "git cat-file -p HEAD", Flags: []Flag{
+	{Words: []string{"git", "cat-file"}, Note: "prints repository objects", Example: "git cat-file -p HEAD", Asks: []string{"git cat-file --textconv HEAD:f", "git cat-file --filters --path=f HEAD"}, Flags: []Flag{
 		Use("-t, -s, -e, -p", "type, size, existence, content"), Use("--batch[=FORMAT], --batch-check[=FORMAT], --batch-command[=FORMAT]", "reads object names from standard input"),
 		Use("--batch-all-objects, --buffer, --unordered, --follow-symlinks, -Z, -z", "batch modes"), Use("--allow-unknown-type", "unknown types"),
 		Use("--use-mailmap, --no-use-mailmap, --mailmap, --no-mailmap", "mailmap"),
@@ -271,30 +271,30 @@ var gitEntries = []*Entry{
 		Refuse(Runs, "--filters", "runs smudge and other filters from configuration"),
 		Refuse(Unjudged, "--path=PATH", "only used with --textconv or --filters"),
 	}},
-	{Words: []string{"git", "ls-tree"}, Note: "lists a tree object", Example: "git ls-tree HEAD", Flags: []Flag{
+	{Words: []string{"git", "ls-tree"}, Note: "lists a tree object", Example: "git ls-tree HEAD", Asks: []string{"git ls-tree --help"}, Flags: []Flag{
 		Use("-d, -r, -t, -l, --long, -z", "listing"), Use("--name-only, --name-status, --object-only", "names"),
 		Use("--full-name, --full-tree", "paths"), Use("--abbrev[=N]", "abbreviation"), Use("--format=FORMAT", "format"),
 	}},
-	{Words: []string{"git", "show-ref"}, Note: "lists references", Example: "git show-ref", Operands: Operands{Strings: true}, Flags: []Flag{
+	{Words: []string{"git", "show-ref"}, Note: "lists references", Example: "git show-ref", Asks: []string{"git show-ref --help"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("--head, --heads, --tags, --branches", "refs"), Use("-d, --dereference", "peels tags"), Use("-s, --hash[=N]", "hashes"),
 		Use("--abbrev[=N]", "abbreviation"), Use("-q, --quiet", "quiet"), Use("--verify, --exists", "checks"),
 		Use("--exclude-existing[=PATTERN]", "filters standard input"),
 	}},
-	{Words: []string{"git", "for-each-ref"}, Note: "lists references with a format", Example: "git for-each-ref", Operands: Operands{Strings: true}, Flags: []Flag{
+	{Words: []string{"git", "for-each-ref"}, Note: "lists references with a format", Example: "git for-each-ref", Asks: []string{"git for-each-ref --help"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("--count=N", "limit"), Use("-s, --shell, -p, --perl, --python, --tcl", "quoting"), Use("--sort=KEY", "sort"),
 		Use("--format=FORMAT", "format"), Use("--color[=WHEN]", "colours"), Use("--points-at=OBJECT", "points at"),
 		Use("--merged[=COMMIT], --no-merged[=COMMIT], --contains[=COMMIT], --no-contains[=COMMIT]", "filters"),
 		Use("--ignore-case, --omit-empty, --include-root-refs", "filters"), Use("--exclude=PATTERN", "excludes"),
 		Use("--stdin", "reads patterns from standard input"),
 	}},
-	{Words: []string{"git", "name-rev"}, Note: "names revisions", Example: "git name-rev HEAD", Flags: []Flag{
+	{Words: []string{"git", "name-rev"}, Note: "names revisions", Example: "git name-rev HEAD", Asks: []string{"git name-rev --help"}, Flags: []Flag{
 		Use("--tags, --all, --name-only, --no-undefined, --always", "output"), Use("--refs=PATTERN, --exclude=PATTERN", "patterns"),
 		Use("--annotate-stdin, --stdin", "reads standard input"),
 	}},
-	{Words: []string{"git", "merge-base"}, Note: "finds common ancestors", Example: "git merge-base a b", Flags: []Flag{
+	{Words: []string{"git", "merge-base"}, Note: "finds common ancestors", Example: "git merge-base a b", Asks: []string{"git merge-base --help"}, Flags: []Flag{
 		Use("-a, --all, --octopus, --independent, --is-ancestor, --fork-point", "modes"),
 	}},
-	{Words: []string{"git", "archive"}, Note: "writes an archive of a tree to standard output", Example: "git archive HEAD",
+	{Words: []string{"git", "archive"}, Note: "writes an archive of a tree to standard output", Example: "git archive HEAD", Asks: []string{"git archive -o out.tar HEAD", "git archive --remote=git@host:r HEAD", "git archive --exec=./x --remote=r HEAD"},
 		Numeric: true, Operands: Operands{Strings: true}, Flags: []Flag{
 			Use("--format=FMT", "tar, zip, tar.gz ..."), Use("--prefix=PREFIX", "a path prefix inside the archive"),
 			Use("-l, --list", "lists the formats"), Use("-v, --verbose", "names the files on standard error"),
@@ -304,83 +304,83 @@ var gitEntries = []*Entry{
 			Refuse(Runs, "--exec=PROGRAM", "runs git-upload-archive, or the program named, for --remote"),
 			Refuse(Unjudged, "--add-file=FILE, --add-virtual-file=PATH:CONTENT", "adds a file from the disk, which is not judged as a path"),
 		}},
-	{Words: []string{"git", "count-objects"}, Note: "counts loose objects", Example: "git count-objects", Operands: Operands{None: true}, Flags: []Flag{
+	{Words: []string{"git", "count-objects"}, Note: "counts loose objects", Example: "git count-objects", Asks: []string{"git count-objects --help"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("-v, --verbose", "verbose"), Use("-H, --human-readable", "human sizes"),
 	}},
-	{Words: []string{"git", "show-branch"}, Note: "shows branches and their commits", Example: "git show-branch", Operands: Operands{Strings: true}, Flags: []Flag{
+	{Words: []string{"git", "show-branch"}, Note: "shows branches and their commits", Example: "git show-branch", Asks: []string{"git show-branch --help"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-r, --remotes, -a, --all, --current", "refs"), Use("--topo-order, --date-order, --sparse", "order"),
 		Use("--more=N", "more"), Use("--list, --merge-base, --independent, --no-name, --sha1-name, --topics", "modes"),
 		Use("-g[=N], --reflog[=N]", "reflog"), Use("--color[=WHEN], --no-color", "colours"),
 	}},
-	{Words: []string{"git", "worktree", "list"}, Note: "lists worktrees", Example: "git worktree list", Operands: Operands{None: true}, Flags: []Flag{
+	{Words: []string{"git", "worktree", "list"}, Note: "lists worktrees", Example: "git worktree list", Asks: []string{"git worktree list --help"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("--porcelain, -v, --verbose, -z", "output"), Use("--expire=TIME", "prunable annotation"),
 	}},
-	{Words: []string{"git", "remote"}, Note: "lists remotes (no subcommand)", Example: "git remote", Operands: Operands{None: true}, Flags: []Flag{
+	{Words: []string{"git", "remote"}, Note: "lists remotes (no subcommand)", Example: "git remote", Asks: []string{"git remote add origin https://example.com/r", "git remote remove origin"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("-v, --verbose", "prints URLs"),
 	}, Hazards: remoteHazards},
-	{Words: []string{"git", "remote", "get-url"}, Note: "prints a remote's URL", Example: "git remote get-url origin", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
+	{Words: []string{"git", "remote", "get-url"}, Note: "prints a remote's URL", Example: "git remote get-url origin", Asks: []string{"git remote get-url --help"}, Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("--push", "push URL"), Use("--all", "all URLs"),
 	}, Hazards: remoteHazards},
-	{Words: []string{"git", "check-ignore"}, Note: "tells whether paths are ignored", Example: "git check-ignore f", Flags: []Flag{
+	{Words: []string{"git", "check-ignore"}, Note: "tells whether paths are ignored", Example: "git check-ignore f", Asks: []string{"git check-ignore --help"}, Flags: []Flag{
 		Use("-q, --quiet, -v, --verbose, -n, --non-matching, --no-index, -z", "output"), Use("--stdin", "reads paths from standard input"),
 	}},
-	{Words: []string{"git", "cherry"}, Note: "finds commits not yet upstream", Example: "git cherry main", Operands: Operands{Strings: true, Max: 3}, Flags: []Flag{
+	{Words: []string{"git", "cherry"}, Note: "finds commits not yet upstream", Example: "git cherry main", Asks: []string{"git cherry --help"}, Operands: Operands{Strings: true, Max: 3}, Flags: []Flag{
 		Use("-v", "subjects"), Use("--abbrev[=N]", "abbreviation"),
 	}},
-	{Words: []string{"git", "notes", "list"}, Note: "lists notes", Example: "git notes list", Operands: Operands{Strings: true}, Flags: []Flag{
+	{Words: []string{"git", "notes", "list"}, Note: "lists notes", Example: "git notes list", Asks: []string{"git notes list --help"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("--ref=REF", "notes ref"),
 	}},
-	{Words: []string{"git", "notes", "show"}, Note: "shows a note", Example: "git notes show", Operands: Operands{Strings: true}, Flags: []Flag{
+	{Words: []string{"git", "notes", "show"}, Note: "shows a note", Example: "git notes show", Asks: []string{"git notes show --help"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("--ref=REF", "notes ref"),
 	}},
-	{Words: []string{"git", "bisect", "log"}, Note: "shows the bisect log", Example: "git bisect log", Operands: Operands{None: true}},
-	{Words: []string{"git", "diff-tree"}, Note: "compares trees", Example: "git diff-tree HEAD", Numeric: true, Flags: []Flag{
+	{Words: []string{"git", "bisect", "log"}, Note: "shows the bisect log", Example: "git bisect log", Asks: []string{"git bisect log --help"}, Operands: Operands{None: true}},
+	{Words: []string{"git", "diff-tree"}, Note: "compares trees", Example: "git diff-tree HEAD", Asks: []string{"git diff-tree --output=out HEAD"}, Numeric: true, Flags: []Flag{
 		Use("--stdin", "reads commits from standard input"), Use("--root, --merge-base, --always, --no-commit-id, -v, -s", "output"),
 	}, shared: gitLogFlags},
-	{Words: []string{"git", "diff-index"}, Note: "compares a tree with the index or working tree", Example: "git diff-index HEAD", Flags: []Flag{
+	{Words: []string{"git", "diff-index"}, Note: "compares a tree with the index or working tree", Example: "git diff-index HEAD", Asks: []string{"git diff-index --ext-diff HEAD"}, Flags: []Flag{
 		Use("--cached, --merge-base, -m", "modes"),
 	}, shared: [][]Flag{gitDiffFlags}},
-	{Words: []string{"git", "diff-files"}, Note: "compares the index with the working tree", Example: "git diff-files", Flags: []Flag{
+	{Words: []string{"git", "diff-files"}, Note: "compares the index with the working tree", Example: "git diff-files", Asks: []string{"git diff-files --textconv"}, Flags: []Flag{
 		Use("-q, -0, -1, --base, -2, --ours, -3, --theirs", "modes"),
 	}, shared: [][]Flag{gitDiffFlags}},
-	{Words: []string{"git", "range-diff"}, Note: "compares two commit ranges", Example: "git range-diff a...b", Flags: []Flag{
+	{Words: []string{"git", "range-diff"}, Note: "compares two commit ranges", Example: "git range-diff a...b", Asks: []string{"git range-diff --output=out a...b"}, Flags: []Flag{
 		Use("--creation-factor=N, --no-dual-color, --left-only, --right-only, --no-notes, --notes[=REF]", "modes"),
 	}, shared: [][]Flag{gitDiffFlags}},
-	{Words: []string{"git", "annotate"}, Note: "shows who changed each line", Example: "git annotate f", Flags: []Flag{
+	{Words: []string{"git", "annotate"}, Note: "shows who changed each line", Example: "git annotate f", Asks: []string{"git annotate --contents=other f"}, Flags: []Flag{
 		Use("-b, --root, --show-stats, -l, -t, --reverse, --first-parent, -p, --porcelain, --incremental, --minimal, -c, -f, -n, -s, -e, -w, --no-textconv", "output"),
 		Use("-L RANGE", "lines"), Use("-M[=N], -C[=N]", "moves and copies"), Use("--encoding=ENCODING, --date=FORMAT, --abbrev=N, --since=DATE", "formats"),
 		Refuse(Unjudged, "--contents=FILE", "annotates the contents of another file"), Refuse(Runs, "--textconv", "runs textconv filters from configuration"),
 	}},
-	{Words: []string{"git", "var"}, Note: "prints a git logical variable", Example: "git var GIT_EDITOR", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
+	{Words: []string{"git", "var"}, Note: "prints a git logical variable", Example: "git var GIT_EDITOR", Asks: []string{"git var -l"}, Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Refuse(Secrets, "-l", "lists the configuration too, which can hold credentials"),
 	}},
-	{Words: []string{"git", "symbolic-ref"}, Note: "prints what a symbolic ref points to (one operand; two would set it)", Example: "git symbolic-ref HEAD",
+	{Words: []string{"git", "symbolic-ref"}, Note: "prints what a symbolic ref points to (one operand; two would set it)", Example: "git symbolic-ref HEAD", Asks: []string{"git symbolic-ref HEAD refs/heads/x", "git symbolic-ref -d HEAD"},
 		Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 			Use("-q, --quiet, --short, --no-recurse, --recurse", "output"), Refuse(Deletes, "-d, --delete", "deletes the ref"),
 			Refuse(Writes, "-m REASON", "sets the ref"),
 		}},
-	{Words: []string{"git", "hash-object"}, Note: "computes object ids of files (not -w)", Example: "git hash-object f", Flags: []Flag{
+	{Words: []string{"git", "hash-object"}, Note: "computes object ids of files (not -w)", Example: "git hash-object f", Asks: []string{"git hash-object -w f", "git hash-object --stdin-paths"}, Flags: []Flag{
 		Use("-t TYPE", "type"), Use("--stdin", "reads standard input"), Refuse(Unjudged, "--stdin-paths", "hashes the files named on standard input, which the gate cannot see (an object id of a secret lets a planted index entry pass as the file's own)"),
 		Use("--path=PATH", "path for filters"), Use("--no-filters", "no filters"), Use("--literally", "any type"),
 		Refuse(Writes, "-w", "writes the object into the repository"),
 	}},
-	{Words: []string{"git", "replace"}, Note: "lists replace refs", Example: "git replace -l", Operands: Operands{Strings: true}, Check: gitListOnly("-l", "--list"), Flags: []Flag{
+	{Words: []string{"git", "replace"}, Note: "lists replace refs", Example: "git replace -l", Asks: []string{"git replace -d abc", "git replace a b"}, Operands: Operands{Strings: true}, Check: gitListOnly("-l", "--list"), Flags: []Flag{
 		Use("-l, --list", "lists"), Use("--format=FORMAT", "format"),
 		Refuse(Writes, "-f, --force, -d, --delete, --edit, -e, --graft, --convert-graft-file, --raw", "changes replace refs"),
 	}},
-	{Words: []string{"git", "sparse-checkout", "list"}, Note: "lists sparse-checkout patterns", Example: "git sparse-checkout list", Operands: Operands{None: true}},
-	{Words: []string{"git", "bundle", "verify"}, Note: "checks a bundle file", Example: "git bundle verify b", Flags: []Flag{Use("-q, --quiet", "quiet")}},
-	{Words: []string{"git", "bundle", "list-heads"}, Note: "lists a bundle's refs", Example: "git bundle list-heads b"},
-	{Words: []string{"git", "rerere", "status"}, Note: "lists paths with recorded resolutions", Example: "git rerere status", Operands: Operands{None: true}},
-	{Words: []string{"git", "config"}, Note: "prints one setting (--get; not --list, not credentials)", Example: "git config --get user.name",
+	{Words: []string{"git", "sparse-checkout", "list"}, Note: "lists sparse-checkout patterns", Example: "git sparse-checkout list", Asks: []string{"git sparse-checkout list --help"}, Operands: Operands{None: true}},
+	{Words: []string{"git", "bundle", "verify"}, Note: "checks a bundle file", Example: "git bundle verify b", Asks: []string{"git bundle verify --help"}, Flags: []Flag{Use("-q, --quiet", "quiet")}},
+	{Words: []string{"git", "bundle", "list-heads"}, Note: "lists a bundle's refs", Example: "git bundle list-heads b", Asks: []string{"git bundle list-heads --help"}},
+	{Words: []string{"git", "rerere", "status"}, Note: "lists paths with recorded resolutions", Example: "git rerere status", Asks: []string{"git rerere status --help"}, Operands: Operands{None: true}},
+	{Words: []string{"git", "config"}, Note: "prints one setting (--get; not --list, not credentials)", Example: "git config --get user.name", Asks: []string{"git config --get user.password", "git config user.name x", "git config --list"},
 		Check: gitConfigCheck, Operands: Operands{Strings: true, Max: 1}, Flags: gitConfigFlags},
-	{Words: []string{"git", "config", "get"}, Note: "prints one setting (not credentials)", Example: "git config get user.name",
+	{Words: []string{"git", "config", "get"}, Note: "prints one setting (not credentials)", Example: "git config get user.name", Asks: []string{"git config get --list", "git config get remote.origin.url"},
 		Check: gitConfigCheck, Operands: Operands{Strings: true, Max: 1}, Flags: gitConfigFlags},
-	{Words: []string{"git", "fsck"}, Note: "checks the object database", Example: "git fsck", Operands: Operands{Strings: true}, Flags: []Flag{
+	{Words: []string{"git", "fsck"}, Note: "checks the object database", Example: "git fsck", Asks: []string{"git fsck --lost-found"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("--unreachable, --dangling, --no-dangling, --root, --tags, --cache, --no-reflogs, --full, --no-full, --connectivity-only, --strict, --verbose, --progress, --no-progress, --name-objects, --references, --no-references", "checks"),
 		Refuse(Writes, "--lost-found", "writes dangling objects into .git/lost-found"),
 	}},
-	{Words: []string{"git", "grep"}, Note: "searches tracked files", Example: "git grep x", Numeric: true, Flags: gitGrepFlags,
+	{Words: []string{"git", "grep"}, Note: "searches tracked files", Example: "git grep x", Asks: []string{"git grep --no-index x", "git grep --untracked x", "git grep -O x"}, Numeric: true, Flags: gitGrepFlags,
 		Operands: Operands{Lead: 1, LeadUnless: []string{"-e", "-f"}}},
 }
 

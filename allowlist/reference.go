@@ -15,7 +15,8 @@ func Reference(w io.Writer) {
 	fmt.Fprint(w, "Each program lists every flag it accepts. A flag not listed asks, and so does a flag marked with what it does\n"+
 		"(writes, deletes, runs programs, network, prints secrets, not judged). Every word is a path, judged against the\n"+
 		"protected and sensitive paths, unless the table marks it a pattern, a string or a number. Long options may be abbreviated as\n"+
-		"GNU getopt allows; an abbreviation that could stand for a refused flag asks.\n\n")
+		"GNU getopt allows; an abbreviation that could stand for a refused flag asks. Each entry shows a command it runs and\n"+
+		"commands it must ask about, refused by the entry itself; `gate.TestCatalogueAsks` runs them all.\n\n")
 	fmt.Fprint(w, "## Built in\n\n")
 	for _, e := range builtin {
 		entryReference(w, e, seen)
@@ -75,6 +76,13 @@ func entryReference(w io.Writer, e *Entry, seen map[string]string) {
 		fmt.Fprintf(w, " It %s.", e.Walks)
 	}
 	fmt.Fprint(w, "\n\n")
+	// The entry's examples, as TestCatalogueAsks runs them (an entry
+	// that always asks has its Example ask too).
+	runs := "Runs"
+	if strings.Contains(e.Note, "always asks") {
+		runs = "Example"
+	}
+	fmt.Fprintf(w, "%s: `%s`. Asks: `%s`.\n\n", runs, e.Example, strings.Join(e.Asks, "`, `"))
 	var key strings.Builder
 	for _, f := range e.FlagList() {
 		key.WriteString(f.Spec() + "\x00" + f.Note + "\x00" + f.Effect.String() + "\x00" + f.Walk.String() + "\x00")

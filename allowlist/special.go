@@ -303,7 +303,7 @@ func (p *sedParser) substitute() string {
 }
 
 var sedEntry = &Entry{Words: []string{"sed"}, Note: "prints lines selected or changed by a script that only prints (parsed)",
-	Example: "sed -n 1p f", Check: sedCheck, Operands: Operands{Lead: 1, LeadUnless: []string{"-e"}}, Flags: []Flag{
+	Example: "sed -n 1p f", Asks: []string{"sed -i s/a/b/ f", "sed 's/a/b/w out' f", "sed -f script.sed f"}, Check: sedCheck, Operands: Operands{Lead: 1, LeadUnless: []string{"-e"}}, Flags: []Flag{
 		Use("-n, --quiet, --silent", "prints only with p"), Use("--debug", "annotates"),
 		Use("-e, --expression=PATTERN", "a script (parsed: only printing commands)"),
 		Use("-E, -r, --regexp-extended", "extended regexps"), Use("-s, --separate", "files apart"),
@@ -326,7 +326,7 @@ func dateCheck(c *Call) *Refusal {
 	return nil
 }
 
-var dateEntry = &Entry{Words: []string{"date"}, Note: "prints the date (+FORMAT only)", Example: "date +%Y", Check: dateCheck,
+var dateEntry = &Entry{Words: []string{"date"}, Note: "prints the date (+FORMAT only)", Example: "date +%Y", Asks: []string{"date -s 2020-01-01", "date 0101120026"}, Check: dateCheck,
 	Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-d, --date=STRING", "shows another date"), Use("--debug", "annotates"),
 		Use("-f, --file=FILE", "reads dates from FILE"), Use("-I[=FORMAT], --iso-8601[=FORMAT]", "ISO 8601"),
@@ -407,7 +407,7 @@ func jqFilterReadOnly(f string) string {
 }
 
 var jqEntry = &Entry{Words: []string{"jq"}, Note: "filters JSON (not env, $ENV, modules, or files read through options)",
-	Example: "jq . f", Check: jqCheck, Operands: Operands{Lead: 1}, Flags: []Flag{
+	Example: "jq . f", Asks: []string{"jq -n env", "jq -f prog.jq f", "jq --rawfile k notes.txt . f"}, Check: jqCheck, Operands: Operands{Lead: 1}, Flags: []Flag{
 		Use("-c, --compact-output", "compact"), Use("-n, --null-input", "null input"), Use("-e, --exit-status", "exit status"),
 		Use("-s, --slurp", "slurps"), Use("-r, --raw-output", "raw strings"), Use("--raw-output0", "raw with NUL"),
 		Use("-j, --join-output", "no newlines"), Use("-a, --ascii-output", "ASCII"), Use("-R, --raw-input", "raw input"),
@@ -436,7 +436,7 @@ func psCheck(c *Call) *Refusal {
 	return nil
 }
 
-var psEntry = &Entry{Words: []string{"ps"}, Note: "lists processes (not BSD e, which prints environments)", Example: "ps aux",
+var psEntry = &Entry{Words: []string{"ps"}, Note: "lists processes (not BSD e, which prints environments)", Example: "ps aux", Asks: []string{"ps eww", "ps -E"},
 	Check: psCheck, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-A, -e", "all processes"), Use("-a", "all with a terminal"), Use("-d", "all but leaders"), Use("-N, --deselect", "negates"),
 		Use("-C NAME", "by command"), Use("-G, --Group=GROUP", "by real group"), Use("-g, --group=GROUP", "by group"),
@@ -462,32 +462,37 @@ var calFlags = []Flag{
 }
 
 var sysEntries = []*Entry{
-	{Words: []string{"find"}, Note: "searches for files (-exec and -execdir only with a reader of the catalogue)", Example: "find . -name x",
+	{Words: []string{"find"}, Note: "searches for files (-exec and -execdir only with a reader of the catalogue)", Example: "find . -name x", Asks: []string{"find . -delete", "find . -exec rm {} +", "find . -fprint out"},
 		ExactFlags: true, KeepFlags: true, NamesOnly: true, Flags: findFlags, Exec: []string{"-exec", "-execdir"}},
-	sedEntry, dateEntry, jqEntry, psEntry, awkEntry("awk"), awkEntry("gawk"), awkEntry("mawk"), awkEntry("nawk"),
-	{Words: []string{"id"}, Note: "prints user and group ids", Example: "id", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
+	sedEntry, dateEntry, jqEntry, psEntry,
+	awkEntry("awk", `awk 'BEGIN{system("id")}'`, "awk -f prog.awk f"),
+	// gawk's inplace extension rewrites the files it reads.
+	awkEntry("gawk", "gawk -i inplace {print} f", "gawk -l filefuncs {print} f", "gawk -o {print} f"),
+	awkEntry("mawk", "mawk -W exec prog.awk f", `mawk '{print > "out"}' f`),
+	awkEntry("nawk", `nawk '{print | "sh"}' f`, "nawk --dump-variables {print} f"),
+	{Words: []string{"id"}, Note: "prints user and group ids", Example: "id", Asks: []string{"id -A"}, Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-a", "ignored"), Use("-Z, --context", "security context"), Use("-g, --group", "group"), Use("-G, --groups", "groups"),
 		Use("-n, --name", "names"), Use("-r, --real", "real ids"), Use("-u, --user", "user"), Use("-z, --zero", "NUL"),
 		Use("-p", "BSD: human readable"), Use("-P", "BSD: passwd line (no password hash)"), help(), version(),
 	}},
-	{Words: []string{"groups"}, Note: "prints group names", Example: "groups", Operands: Operands{Strings: true}, Flags: []Flag{help(), version()}},
-	{Words: []string{"whoami"}, Note: "prints the user name", Example: "whoami", Operands: Operands{None: true}, Flags: []Flag{help(), version()}},
-	{Words: []string{"hostname"}, Note: "prints the host name (an operand sets it)", Example: "hostname", Operands: Operands{None: true}, Flags: []Flag{
+	{Words: []string{"groups"}, Note: "prints group names", Example: "groups", Asks: []string{"groups --output=out"}, Operands: Operands{Strings: true}, Flags: []Flag{help(), version()}},
+	{Words: []string{"whoami"}, Note: "prints the user name", Example: "whoami", Asks: []string{"whoami x"}, Operands: Operands{None: true}, Flags: []Flag{help(), version()}},
+	{Words: []string{"hostname"}, Note: "prints the host name (an operand sets it)", Example: "hostname", Asks: []string{"hostname evil", "hostname -F name", "hostname -b"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("-a, --alias", "aliases"), Use("-A, --all-fqdns", "all FQDNs"), Use("-d, --domain", "DNS domain"),
 		Use("-f, --fqdn, --long", "FQDN"), Use("-i, --ip-address", "addresses"), Use("-I, --all-ip-addresses", "all addresses"),
 		Use("-s, --short", "short name"), Use("-y, --yp, --nis", "NIS domain"), Use("-h, --help", "prints help"),
 		Use("-V, --version", "prints the version"),
 		Refuse(Writes, "-b, --boot", "sets a default host name"), Refuse(Writes, "-F, --file=FILE", "sets the host name from a file"),
 	}},
-	{Words: []string{"uname"}, Note: "prints system information", Example: "uname -a", Operands: Operands{None: true}, Flags: []Flag{
+	{Words: []string{"uname"}, Note: "prints system information", Example: "uname -a", Asks: []string{"uname -S evil"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("-a, --all", "all"), Use("-s, --kernel-name", "kernel"), Use("-n, --nodename", "node"), Use("-r, --kernel-release", "release"),
 		Use("-v, --kernel-version", "version"), Use("-m, --machine", "machine"), Use("-p, --processor", "processor"),
 		Use("-i, --hardware-platform", "platform"), Use("-o, --operating-system", "system"), help(), version(),
 	}},
-	{Words: []string{"uptime"}, Note: "prints how long the system has run", Example: "uptime", Operands: Operands{None: true}, Flags: []Flag{
+	{Words: []string{"uptime"}, Note: "prints how long the system has run", Example: "uptime", Asks: []string{"uptime -x"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("-p, --pretty", "pretty"), Use("-s, --since", "since"), Use("-r, --raw", "raw numbers"), Use("-c, --container", "container uptime"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
-	{Words: []string{"df"}, Note: "prints file system usage", Example: "df -h", Flags: []Flag{
+	{Words: []string{"df"}, Note: "prints file system usage", Example: "df -h", Asks: []string{"df --output=source --sync-all"}, Flags: []Flag{
 		Use("-a, --all", "all"), Use("-B, --block-size=SIZE", "block size"), Use("-h, --human-readable", "human"),
 		Use("-H, --si", "powers of 1000"), Use("-i, --inodes", "inodes"), Use("-k", "KiB"), Use("-l, --local", "local"),
 		Use("--no-sync", "no sync"), Use("--output[=LIST]", "columns"), Use("-P, --portability", "POSIX"),
@@ -495,14 +500,14 @@ var sysEntries = []*Entry{
 		Use("-x, --exclude-type=TYPE", "excludes type"), Use("-v", "ignored"), Use("-m", "BSD: MiB"), Use("-g", "BSD: GiB"),
 		help(), version(),
 	}},
-	{Words: []string{"free"}, Note: "prints memory usage", Example: "free -h", Operands: Operands{None: true}, Flags: []Flag{
+	{Words: []string{"free"}, Note: "prints memory usage", Example: "free -h", Asks: []string{"free -s 1"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("-b, --bytes", "bytes"), Use("--kilo", "kB"), Use("--mega", "MB"), Use("--giga", "GB"), Use("--tera", "TB"),
 		Use("--peta", "PB"), Use("-k, --kibi", "KiB"), Use("-m, --mebi", "MiB"), Use("-g, --gibi", "GiB"), Use("--tebi", "TiB"),
 		Use("--pebi", "PiB"), Use("-h, --human", "human"), Use("--si", "powers of 1000"), Use("-l, --lohi", "low/high"),
 		Use("-t, --total", "total"), Use("-v, --committed", "committed"), Refuse(Forever, "-s, --seconds=N", "repeats every N seconds until stopped"),
 		Use("-c, --count=N", "repeat count"), Use("-w, --wide", "wide"), Use("--help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
-	{Words: []string{"lsblk"}, Note: "lists block devices", Example: "lsblk", Flags: []Flag{
+	{Words: []string{"lsblk"}, Note: "lists block devices", Example: "lsblk", Asks: []string{"lsblk --output-file=out"}, Flags: []Flag{
 		Use("-A, --noempty", "no empty"), Use("-D, --discard", "discard"), Use("-E, --dedup=COLUMN", "dedup"),
 		Use("-I, --include=LIST", "majors"), Use("-J, --json", "JSON"), Use("-M, --merge", "merges"), Use("-O, --output-all", "all columns"),
 		Use("-P, --pairs", "pairs"), Use("-S, --scsi", "SCSI"), Use("-N, --nvme", "NVMe"), Use("-v, --virtio", "virtio"),
@@ -513,14 +518,14 @@ var sysEntries = []*Entry{
 		Use("-w, --width=N", "width"), Use("-x, --sort=COLUMN", "sort"), Use("-y, --shell", "shell names"), Use("-z, --zoned", "zones"),
 		Use("--sysroot=DIR", "system root"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
-	{Words: []string{"lscpu"}, Note: "prints CPU information", Example: "lscpu", Operands: Operands{None: true}, Flags: []Flag{
+	{Words: []string{"lscpu"}, Note: "prints CPU information", Example: "lscpu", Asks: []string{"lscpu x"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("-a, --all", "all"), Use("-b, --online", "online"), Use("-B, --bytes", "bytes"), Use("-C[=LIST], --caches[=LIST]", "caches"),
 		Use("-c, --offline", "offline"), Use("-J, --json", "JSON"), Use("-e[=LIST], --extended[=LIST]", "extended"),
 		Use("-p[=LIST], --parse[=LIST]", "parsable"), Use("-s, --sysroot=DIR", "system root"), Use("-x, --hex", "hex"),
 		Use("-y, --physical", "physical"), Use("--output-all", "all columns"), Use("-h, --help", "prints help"),
 		Use("-V, --version", "prints the version"),
 	}},
-	{Words: []string{"pgrep"}, Note: "finds processes by name", Example: "pgrep x", Operands: Operands{Strings: true}, Flags: []Flag{
+	{Words: []string{"pgrep"}, Note: "finds processes by name", Example: "pgrep x", Asks: []string{"pgrep -q x"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-d, --delimiter=STRING", "delimiter"), Use("-l, --list-name", "names"), Use("-a, --list-full", "command lines"),
 		Use("-v, --inverse", "negates"), Use("-w, --lightweight", "threads"), Use("-c, --count", "counts"), Use("-f, --full", "full command line"),
 		Use("-g, --pgroup=LIST", "process groups"), Use("-G, --group=LIST", "groups"), Use("-i, --ignore-case", "folds case"),
@@ -532,37 +537,37 @@ var sysEntries = []*Entry{
 		Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 		Refuse(Unjudged, "-q", "pkill's queue flag; not judged"),
 	}},
-	{Words: []string{"cal"}, Note: "prints a calendar", Example: "cal", Operands: Operands{Strings: true, Max: 3}, Flags: calFlags},
-	{Words: []string{"ncal"}, Note: "prints a calendar", Example: "ncal", Operands: Operands{Strings: true, Max: 3}, Flags: calFlags},
-	{Words: []string{"who"}, Note: "lists logged-in users", Example: "who", Operands: Operands{Strings: true, Max: 2}, Flags: []Flag{
+	{Words: []string{"cal"}, Note: "prints a calendar", Example: "cal", Asks: []string{"cal --output=out"}, Operands: Operands{Strings: true, Max: 3}, Flags: calFlags},
+	{Words: []string{"ncal"}, Note: "prints a calendar", Example: "ncal", Asks: []string{"ncal --output=out"}, Operands: Operands{Strings: true, Max: 3}, Flags: calFlags},
+	{Words: []string{"who"}, Note: "lists logged-in users", Example: "who", Asks: []string{"who a b c"}, Operands: Operands{Strings: true, Max: 2}, Flags: []Flag{
 		Use("-a, --all, -b, --boot, -d, --dead, -H, --heading, --ips, -l, --login, --lookup, -m, -p, --process, -q, --count, -r, --runlevel, -s, --short, -t, --time, -T, -w, --mesg, --message, --writable, -u, --users", "what to list"),
 		help(), version(),
 	}},
-	{Words: []string{"w"}, Note: "lists logged-in users and what they run", Example: "w", Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
+	{Words: []string{"w"}, Note: "lists logged-in users and what they run", Example: "w", Asks: []string{"w a b"}, Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-h, --no-header, -u, --no-current, -s, --short, -f, --from, -o, --old-style, -i, --ip-addr, -p, --pids", "output"),
 		Use("--help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
-	{Words: []string{"last"}, Note: "lists past logins", Example: "last", Numeric: true, Operands: Operands{Strings: true}, Flags: []Flag{
+	{Words: []string{"last"}, Note: "lists past logins", Example: "last", Asks: []string{"last --output=out"}, Numeric: true, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-a, --hostlast, -d, --dns, -F, --fulltimes, -i, --ip, -R, --nohostname, -w, --fullnames, -x, --system", "output"),
 		Use("-f, --file=FILE", "reads another login file"), Use("-n, --limit=N", "lines"), Use("-s, --since=TIME, -t, --until=TIME, -p, --present=TIME", "times"),
 		Use("--time-format=FORMAT", "time format"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
-	{Words: []string{"zcat"}, Note: "prints decompressed files", Example: "zcat f.gz", Flags: []Flag{
+	{Words: []string{"zcat"}, Note: "prints decompressed files", Example: "zcat f.gz", Asks: []string{"zcat -o out f.gz"}, Flags: []Flag{
 		Use("-f, --force", "also uncompressed input"), Use("-l, --list", "lists"), Use("-q, --quiet", "quiet"), Use("-r, --recursive", "recursive").Walks(Tree),
 		Use("-S, --suffix=STRING", "suffix"), Use("--synchronous", "synchronous"), Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"),
 		help(), version(),
 	}},
-	gzipEntry("gzip"), gzipEntry("gunzip"),
-	{Words: []string{"nproc"}, Note: "prints the number of CPUs", Example: "nproc", Operands: Operands{None: true}, Flags: []Flag{
+	gzipEntry("gzip", "gzip f", "gzip -r d"), gzipEntry("gunzip", "gunzip f.gz", "gunzip -f -S .txt f.txt"),
+	{Words: []string{"nproc"}, Note: "prints the number of CPUs", Example: "nproc", Asks: []string{"nproc x"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("--all", "all CPUs"), Use("--ignore=N", "ignores N"), help(), version(),
 	}},
-	{Words: []string{"arch"}, Note: "prints the machine architecture", Example: "arch", Operands: Operands{None: true}, Flags: []Flag{help(), version()}},
-	{Words: []string{"locale"}, Note: "prints locale settings", Example: "locale", Operands: Operands{Strings: true}, Flags: []Flag{
+	{Words: []string{"arch"}, Note: "prints the machine architecture", Example: "arch", Asks: []string{"arch x"}, Operands: Operands{None: true}, Flags: []Flag{help(), version()}},
+	{Words: []string{"locale"}, Note: "prints locale settings", Example: "locale", Asks: []string{"locale --output=out"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-a, --all-locales", "locales"), Use("-m, --charmaps", "charmaps"), Use("-c, --category-name", "categories"),
 		Use("-k, --keyword-name", "keywords"), Use("-v, --verbose", "verbose"), Use("-?, --help", "prints help"),
 		Use("--usage", "usage"), Use("-V, --version", "prints the version"),
 	}},
-	{Words: []string{"tty"}, Note: "prints the terminal name", Example: "tty", Operands: Operands{None: true}, Flags: []Flag{
+	{Words: []string{"tty"}, Note: "prints the terminal name", Example: "tty", Asks: []string{"tty x"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("-s, --silent, --quiet", "status only"), help(), version(),
 	}},
 }
@@ -573,7 +578,7 @@ var sysEntries = []*Entry{
 // read and must not count its operands (uniq IN OUT): any word can then
 // only be a read flag, an operand, or an error.
 var xargsEntry = &Entry{Words: []string{"xargs"}, Note: "runs a read-only catalogue command on words from standard input",
-	Example: "xargs cat", StopAtOperand: true, Operands: Operands{Strings: true}, Flags: []Flag{
+	Example: "xargs cat", Asks: []string{"xargs rm", "xargs -p cat", "xargs -o vi"}, StopAtOperand: true, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-0, --null", "NUL-separated input"), Use("-a, --arg-file=FILE", "reads the words from FILE").Walks(Lists),
 		Use("-d, --delimiter=SEP", "delimiter"), Use("-E EOF", "end-of-input string"), Use("-e[=EOF], --eof[=EOF]", "end-of-input string"),
 		Use("-I PATTERN", "puts each word in place of this string"), Use("-i[=PATTERN], --replace[=PATTERN]", "puts each word in place of {}"),
@@ -719,16 +724,16 @@ func unzipCheck(c *Call) *Refusal {
 
 func init() {
 	more := []*Entry{
-		&Entry{Words: []string{"ip"}, Note: "shows addresses, routes and links (show forms only)", Example: "ip addr", Check: ipCheck,
+		&Entry{Words: []string{"ip"}, Note: "shows addresses, routes and links (show forms only)", Example: "ip addr", Asks: []string{"ip link set eth0 down", "ip -b cmds", "ip -n ns addr"}, Check: ipCheck,
 			Operands: Operands{Strings: true}, Flags: []Flag{
 				Use("-4, -6, -0", "family"), Use("-s, -stats, -statistics", "statistics"), Use("-d, -details", "details"), Use("-h, -human", "human"),
 				Use("-j, -json", "JSON"), Use("-p, -pretty", "pretty"), Use("-br, -brief", "brief"), Use("-c, -color", "colours"),
 				Use("-o, -oneline", "one line"), Use("-r, -resolve", "names"), Use("-f, -family", "family"), Use("-t, -timestamp", "timestamps"),
 				Refuse(Unjudged, "-b, -batch, -force", "reads commands from a file"), Refuse(Unjudged, "-n, -netns", "switches network namespace"),
 			}, SingleDash: true},
-		&Entry{Words: []string{"ifconfig"}, Note: "shows network interfaces (no settings)", Example: "ifconfig", Check: ifconfigCheck,
+		&Entry{Words: []string{"ifconfig"}, Note: "shows network interfaces (no settings)", Example: "ifconfig", Asks: []string{"ifconfig eth0 down"}, Check: ifconfigCheck,
 			Operands: Operands{Strings: true}, Flags: []Flag{Use("-a", "all"), Use("-s", "short"), Use("-v", "verbose")}},
-		&Entry{Words: []string{"dmesg"}, Note: "prints the kernel log (not clearing it)", Example: "dmesg", Operands: Operands{None: true}, Flags: []Flag{
+		&Entry{Words: []string{"dmesg"}, Note: "prints the kernel log (not clearing it)", Example: "dmesg", Asks: []string{"dmesg -c", "dmesg -w", "dmesg -n 1"}, Operands: Operands{None: true}, Flags: []Flag{
 			Use("-T, --ctime, -H, --human, -x, --decode, -k, --kernel, -u, --userspace, -t, --notime, -L, --color[=WHEN], -r, --raw, -d, --show-delta, -e, --reltime, -P, --nopager, -J, --json, -S, --syslog", "output"),
 			Refuse(Forever, "-w, --follow, -W, --follow-new", "waits for new messages (never ends by itself)"),
 			Use("-l, --level=LIST", "levels"), Use("-f, --facility=LIST", "facilities"), Use("--since=TIME, --until=TIME", "times"),
@@ -736,7 +741,7 @@ func init() {
 			Refuse(Deletes, "-c, --read-clear, -C, --clear", "clears the kernel log"), Refuse(Writes, "-D, --console-off, -E, --console-on, -n, --console-level=LEVEL", "changes the console"),
 			Refuse(Unjudged, "-F, --file=FILE", "reads another file"),
 		}},
-		&Entry{Words: []string{"unzip"}, Note: "lists or tests a zip archive (-l, -v, -t, -Z; never extracts)", Example: "unzip -l a.zip", Check: unzipCheck,
+		&Entry{Words: []string{"unzip"}, Note: "lists or tests a zip archive (-l, -v, -t, -Z; never extracts)", Example: "unzip -l a.zip", Asks: []string{"unzip a.zip", "unzip -o a.zip -d dir"}, Check: unzipCheck,
 			Flags: []Flag{
 				Use("-l", "lists"), Use("-v", "lists verbosely"), Use("-t", "tests"), Use("-z", "prints the comment"), Use("-Z", "zipinfo mode"),
 				Use("-q, -qq", "quiet"), Use("-1, -2, -s, -m, -h, -M, -T", "zipinfo columns"),
@@ -761,7 +766,7 @@ func tarCheck(c *Call) *Refusal {
 	return nil
 }
 
-var tarEntry = &Entry{Words: []string{"tar"}, Note: "lists an archive (-t only; never extracts)", Example: "tar -tf a.tar", Check: tarCheck,
+var tarEntry = &Entry{Words: []string{"tar"}, Note: "lists an archive (-t only; never extracts)", Example: "tar -tf a.tar", Asks: []string{"tar xf a.tar", "tar -tf host:a.tar", "tar -tf a.tar --to-command=sh"}, Check: tarCheck,
 	OldStyle: true, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-t, --list", "lists"), Use("-f, --file=FILE", "the archive"), Use("-v, --verbose", "verbose"),
 		Use("-z, --gzip, --gunzip, --ungzip, -j, --bzip2, -J, --xz, --lzip, --lzma, --lzop, --zstd, -Z, --compress, --uncompress, -a, --auto-compress", "runs the usual decompressor"),
@@ -841,8 +846,8 @@ func findExecCheck(c *Call) *Refusal {
 // listing (-l) or testing (-t): without one of them it replaces each
 // file with its (de)compressed form. With -r it reads every file of a
 // directory operand's tree.
-func gzipEntry(prog string) *Entry {
-	return &Entry{Words: []string{prog}, Note: "(de)compresses to standard output, lists or tests (-c, -l, -t only)", Example: prog + " -c f",
+func gzipEntry(prog string, asks ...string) *Entry {
+	return &Entry{Words: []string{prog}, Note: "(de)compresses to standard output, lists or tests (-c, -l, -t only)", Example: prog + " -c f", Asks: asks,
 		Numeric: true, Check: gzipCheck, Flags: []Flag{
 			Use("-c, --stdout, --to-stdout", "writes to standard output"), Use("-d, --decompress, --uncompress", "decompresses"),
 			Use("-f, --force", "also links and uncompressed input"), Use("-k, --keep", "keeps input files"), Use("-l, --list", "lists"),

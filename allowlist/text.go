@@ -16,7 +16,7 @@ func version() Flag { return Use("--version", "prints the version") }
 func zero() Flag    { return Use("-z, --zero-terminated", "lines end with NUL") }
 
 var textEntries = []*Entry{
-	{Words: []string{"ls"}, Note: "lists directories", Example: "ls d", NamesOnly: true, Flags: []Flag{
+	{Words: []string{"ls"}, Note: "lists directories", Example: "ls d", Asks: []string{"ls -@ d"}, NamesOnly: true, Flags: []Flag{
 		Use("-a, --all", "lists dot files"), Use("-A, --almost-all", "lists dot files but . and .."),
 		Use("--author", "prints the author"), Use("-b, --escape", "C escapes"),
 		Use("--block-size=SIZE", "size unit"), Use("-B, --ignore-backups", "skips ~ files"),
@@ -44,34 +44,34 @@ var textEntries = []*Entry{
 		Use("-x", "rows"), Use("-X", "sorts by extension"), Use("-Z, --context", "SELinux context"), Use("--zero", "NUL ends lines"),
 		Use("-1", "one per line"), help(), version(),
 	}},
-	{Words: []string{"cat"}, Note: "prints files", Example: "cat f", Flags: []Flag{
+	{Words: []string{"cat"}, Note: "prints files", Example: "cat f", Asks: []string{"cat -l f"}, Flags: []Flag{
 		Use("-A, --show-all", "shows non-printing"), Use("-b, --number-nonblank", "numbers non-blank lines"),
 		Use("-e", "-vE"), Use("-E, --show-ends", "shows $ at ends"), Use("-n, --number", "numbers lines"),
 		Use("-s, --squeeze-blank", "squeezes blank lines"), Use("-t", "-vT"), Use("-T, --show-tabs", "shows tabs"),
 		Use("-u", "ignored"), Use("-v, --show-nonprinting", "shows non-printing"), help(), version(),
 	}},
-	{Words: []string{"head"}, Note: "prints the start of files", Example: "head f", Numeric: true, Flags: []Flag{
+	{Words: []string{"head"}, Note: "prints the start of files", Example: "head f", Asks: []string{"head -f f"}, Numeric: true, Flags: []Flag{
 		Use("-c, --bytes=NUM", "bytes"), Use("-n, --lines=NUM", "lines"), Use("-q, --quiet, --silent", "no headers"),
 		Use("-v, --verbose", "headers"), zero(), help(), version(),
 	}},
-	{Words: []string{"tail"}, Note: "prints the end of files", Example: "tail f", Numeric: true, Flags: []Flag{
+	{Words: []string{"tail"}, Note: "prints the end of files", Example: "tail f", Asks: []string{"tail -f log", "tail -F log", "tail --follow=name log"}, Numeric: true, Flags: []Flag{
 		Use("-c, --bytes=NUM", "bytes"), Refuse(Forever, "-f, --follow[=HOW]", "follows growth (never ends by itself)"),
 		Refuse(Forever, "-F", "follows by name (never ends by itself)"), Use("-n, --lines=NUM", "lines"), Use("--max-unchanged-stats=N", "reopen check"),
 		Use("--pid=PID", "stops following when PID dies"), Use("-q, --quiet, --silent", "no headers"),
 		Use("--retry", "retries"), Use("-s, --sleep-interval=N", "sleep"), Use("-v, --verbose", "headers"),
 		zero(), help(), version(),
 	}},
-	{Words: []string{"wc"}, Note: "counts lines, words and bytes", Example: "wc f", Flags: []Flag{
+	{Words: []string{"wc"}, Note: "counts lines, words and bytes", Example: "wc f", Asks: []string{"wc --libxo=json f"}, Flags: []Flag{
 		Use("-c, --bytes", "bytes"), Use("-m, --chars", "characters"), Use("-l, --lines", "lines"),
 		Use("--files0-from=FILE", "reads the list of files from FILE").Walks(Lists), Use("-L, --max-line-length", "longest line"),
 		Use("-w, --words", "words"), Use("--total=WHEN", "total line"), help(), version(),
 	}},
-	{Words: []string{"stat"}, Note: "prints file metadata", Example: "stat f", Flags: []Flag{
+	{Words: []string{"stat"}, Note: "prints file metadata", Example: "stat f", Asks: []string{"stat -x f"}, Flags: []Flag{
 		Use("-L, --dereference", "follows links"), Use("-f, --file-system", "file system status (BSD -f takes a format: the next word is then judged as a path either way)"),
 		Use("--cached=MODE", "cache use"), Use("-c, --format=FORMAT", "format"), Use("--printf=FORMAT", "format"),
 		Use("-t, --terse", "terse"), help(), version(),
 	}},
-	{Words: []string{"file"}, Note: "guesses file types", Example: "file f", Flags: []Flag{
+	{Words: []string{"file"}, Note: "guesses file types", Example: "file f", Asks: []string{"file -z a.gz", "file -C -m magic", "file -m magic f"}, Flags: []Flag{
 		Use("-b, --brief", "no file names"), Use("-c, --checking-printout", "prints the parsed magic file"),
 		Use("-d, --debug", "debug output"), Use("-E", "stops on file system errors"), Use("-e, --exclude=NAME", "skips a test"),
 		Use("--exclude-quiet=NAME", "skips a test"), Use("--extension", "prints extensions"),
@@ -89,14 +89,14 @@ var textEntries = []*Entry{
 		Refuse(Runs, "-Z, --uncompress-noreport", "runs decompression programs on the files"),
 		Refuse(Unjudged, "-S, --no-sandbox", "turns off file's own sandbox for its parsers"),
 	}},
-	{Words: []string{"grep"}, Note: "searches file contents", Example: "grep x f", Flags: grepFlags,
+	{Words: []string{"grep"}, Note: "searches file contents", Example: "grep x f", Asks: []string{"grep -J x f.bz2"}, Flags: grepFlags,
 		Operands: Operands{Lead: 1, LeadUnless: []string{"-e", "-f"}}, Numeric: true},
-	{Words: []string{"egrep"}, Note: "grep -E", Example: "egrep x f", Flags: grepFlags,
+	{Words: []string{"egrep"}, Note: "grep -E", Example: "egrep x f", Asks: []string{"egrep -M x f.xz"}, Flags: grepFlags,
 		Operands: Operands{Lead: 1, LeadUnless: []string{"-e", "-f"}}, Numeric: true},
-	{Words: []string{"fgrep"}, Note: "grep -F", Example: "fgrep x f", Flags: grepFlags,
+	{Words: []string{"fgrep"}, Note: "grep -F", Example: "fgrep x f", Asks: []string{"fgrep --xz x f.xz"}, Flags: grepFlags,
 		Operands: Operands{Lead: 1, LeadUnless: []string{"-e", "-f"}}, Numeric: true},
 	rgEntry,
-	{Words: []string{"sort"}, Note: "sorts lines", Example: "sort f", Flags: []Flag{
+	{Words: []string{"sort"}, Note: "sorts lines", Example: "sort f", Asks: []string{"sort -o f f", "sort --compress-program=gzip f"}, Flags: []Flag{
 		Use("-b, --ignore-leading-blanks", "ignores leading blanks"), Use("-d, --dictionary-order", "dictionary order"),
 		Use("-f, --ignore-case", "folds case"), Use("-g, --general-numeric-sort", "general numbers"),
 		Use("-i, --ignore-nonprinting", "printable only"), Use("-M, --month-sort", "months"),
@@ -112,19 +112,19 @@ var textEntries = []*Entry{
 		Refuse(Runs, "--compress-program=PROG", "runs a compression program"),
 		Use("-T, --temporary-directory=DIR", "where its temporary files go (sort makes them in $TMPDIR anyway, with names of its own)"),
 	}},
-	{Words: []string{"uniq"}, Note: "filters repeated lines (at most one file: a second is written)", Example: "uniq f",
+	{Words: []string{"uniq"}, Note: "filters repeated lines (at most one file: a second is written)", Example: "uniq f", Asks: []string{"uniq f out"},
 		Operands: Operands{Max: 1}, Flags: []Flag{
 			Use("-c, --count", "counts"), Use("-d, --repeated", "duplicates only"), Use("-D", "all duplicates"),
 			Use("--all-repeated[=METHOD]", "all duplicates"), Use("-f, --skip-fields=N", "skips fields"),
 			Use("--group[=METHOD]", "groups"), Use("-i, --ignore-case", "folds case"), Use("-s, --skip-chars=N", "skips characters"),
 			Use("-u, --unique", "unique only"), zero(), Use("-w, --check-chars=N", "compares N characters"), help(), version(),
 		}},
-	{Words: []string{"cut"}, Note: "selects fields of lines", Example: "cut -f1 f", Flags: []Flag{
+	{Words: []string{"cut"}, Note: "selects fields of lines", Example: "cut -f1 f", Asks: []string{"cut -w -f1 f"}, Flags: []Flag{
 		Use("-b, --bytes=LIST", "bytes"), Use("-c, --characters=LIST", "characters"), Use("-d, --delimiter=SEP", "delimiter"),
 		Use("-f, --fields=LIST", "fields"), Use("-n", "ignored"), Use("--complement", "complement"),
 		Use("-s, --only-delimited", "delimited lines only"), Use("--output-delimiter=STRING", "output delimiter"), zero(), help(), version(),
 	}},
-	{Words: []string{"nl"}, Note: "numbers lines", Example: "nl f", Flags: []Flag{
+	{Words: []string{"nl"}, Note: "numbers lines", Example: "nl f", Asks: []string{"nl --output=out f"}, Flags: []Flag{
 		Use("-b, --body-numbering=STYLE", "body style"), Use("-d, --section-delimiter=SEP", "section delimiter"),
 		Use("-f, --footer-numbering=STYLE", "footer style"), Use("-h, --header-numbering=STYLE", "header style"),
 		Use("-i, --line-increment=N", "increment"), Use("-l, --join-blank-lines=N", "blank lines"),
@@ -135,8 +135,8 @@ var textEntries = []*Entry{
 	// Without -r, diff still reads every top-level file of two
 	// directories (and with -N those only one has): a directory operand
 	// is read like a tree.
-	{Words: []string{"diff"}, Note: "compares files", Example: "diff a b", Flags: diffFlags, Walks: Tree},
-	{Words: []string{"od"}, Note: "dumps files in octal and other formats", Example: "od f", Flags: []Flag{
+	{Words: []string{"diff"}, Note: "compares files", Example: "diff a b", Asks: []string{"diff -l a b", "diff --paginate a b"}, Flags: diffFlags, Walks: Tree},
+	{Words: []string{"od"}, Note: "dumps files in octal and other formats", Example: "od f", Asks: []string{"od --output=out f"}, Flags: []Flag{
 		Use("-A, --address-radix=RADIX", "offset radix"), Use("--endian=ORDER", "byte order"),
 		Use("-j, --skip-bytes=N", "skips bytes"), Use("-N, --read-bytes=N", "limits bytes"),
 		Use("-S N", "strings"), Use("--strings[=N]", "strings"), Use("-t, --format=TYPE", "output format"),
@@ -148,7 +148,7 @@ var textEntries = []*Entry{
 		Use("-H, -X", "BSD: hex ints"), Use("-O", "BSD: octal ints"), Use("-B", "BSD: octal shorts"), Use("-I, -L", "BSD: decimal longs"),
 		help(), version(),
 	}},
-	{Words: []string{"hexdump"}, Note: "dumps files in hex", Example: "hexdump f", Flags: []Flag{
+	{Words: []string{"hexdump"}, Note: "dumps files in hex", Example: "hexdump f", Asks: []string{"hexdump -U f"}, Flags: []Flag{
 		Use("-b, --one-byte-octal", "octal bytes"), Use("-X, --one-byte-hex", "hex bytes"), Use("-c, --one-byte-char", "characters"),
 		Use("-C, --canonical", "hex and ASCII"), Use("-d, --two-bytes-decimal", "decimal"), Use("-o, --two-bytes-octal", "octal"),
 		Use("-x, --two-bytes-hex", "hex"), Use("-L[=WHEN], --color[=WHEN]", "colours"), Use("-e, --format=FORMAT", "format string"),
@@ -156,7 +156,7 @@ var textEntries = []*Entry{
 		Use("-s, --skip=N", "skips bytes"), Use("-v, --no-squeezing", "no * lines"), Use("-h, --help", "prints help"),
 		Use("-V, --version", "prints the version"),
 	}},
-	{Words: []string{"xxd"}, Note: "hex dump of one file (a second operand is written)", Example: "xxd f", SingleDash: true,
+	{Words: []string{"xxd"}, Note: "hex dump of one file (a second operand is written)", Example: "xxd f", Asks: []string{"xxd -r dump f", "xxd f out"}, SingleDash: true,
 		Operands: Operands{Max: 1}, Flags: []Flag{
 			Use("-a, -autoskip", "collapses NUL lines"), Use("-b, -bits", "binary digits"), Use("-C, -capitalize", "capital names with -i"),
 			Use("-c COLS, -cols COLS", "octets per line"), Use("-E, -EBCDIC", "EBCDIC"), Use("-e", "little-endian"),
@@ -166,42 +166,42 @@ var textEntries = []*Entry{
 			Use("-d", "decimal offsets"), Use("-u", "upper case"), Use("-v, -version", "prints the version"),
 			Refuse(Writes, "-r, -revert", "turns a hex dump back into binary, which can patch a file"),
 		}},
-	{Words: []string{"tr"}, Note: "translates characters from standard input", Example: "tr a b",
+	{Words: []string{"tr"}, Note: "translates characters from standard input", Example: "tr a b", Asks: []string{"tr a b f"},
 		Operands: Operands{Strings: true, Max: 2}, Flags: []Flag{
 			Use("-c, -C, --complement", "complement"), Use("-d, --delete", "deletes characters from the stream"),
 			Use("-s, --squeeze-repeats", "squeezes"), Use("-t, --truncate-set1", "truncates set 1"), help(), version(),
 		}},
-	{Words: []string{"rev"}, Note: "reverses lines", Example: "rev f", Flags: []Flag{
+	{Words: []string{"rev"}, Note: "reverses lines", Example: "rev f", Asks: []string{"rev -r f"}, Flags: []Flag{
 		Use("-0, --zero", "NUL ends lines"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
-	{Words: []string{"tac"}, Note: "prints files last line first", Example: "tac f", Flags: []Flag{
+	{Words: []string{"tac"}, Note: "prints files last line first", Example: "tac f", Asks: []string{"tac --output=out f"}, Flags: []Flag{
 		Use("-b, --before", "separator before"), Use("-r, --regex", "separator is a regex"),
 		Use("-s, --separator=STRING", "separator"), help(), version(),
 	}},
-	{Words: []string{"paste"}, Note: "merges lines of files", Example: "paste a b", Flags: []Flag{
+	{Words: []string{"paste"}, Note: "merges lines of files", Example: "paste a b", Asks: []string{"paste --output=out a b"}, Flags: []Flag{
 		Use("-d, --delimiters=LIST", "delimiters"), Use("-s, --serial", "one file at a time"), zero(), help(), version(),
 	}},
-	{Words: []string{"join"}, Note: "joins lines of two files on a field", Example: "join a b", Operands: Operands{Max: 2}, Flags: []Flag{
+	{Words: []string{"join"}, Note: "joins lines of two files on a field", Example: "join a b", Asks: []string{"join a b out"}, Operands: Operands{Max: 2}, Flags: []Flag{
 		Use("-a FILENUM", "unpaired lines"), Use("-e STRING", "empty fields"), Use("-i, --ignore-case", "folds case"),
 		Use("-j FIELD", "join field"), Use("-o FORMAT", "output format"), Use("-t SEP", "separator"),
 		Use("-v FILENUM", "unpaired only"), Use("-1 FIELD", "field of file 1"), Use("-2 FIELD", "field of file 2"),
 		Use("--check-order", "checks order"), Use("--nocheck-order", "no order check"), Use("--header", "header line"),
 		zero(), help(), version(),
 	}},
-	{Words: []string{"comm"}, Note: "compares two sorted files", Example: "comm a b", Operands: Operands{Max: 2}, Flags: []Flag{
+	{Words: []string{"comm"}, Note: "compares two sorted files", Example: "comm a b", Asks: []string{"comm a b out"}, Operands: Operands{Max: 2}, Flags: []Flag{
 		Use("-1", "hides column 1"), Use("-2", "hides column 2"), Use("-3", "hides column 3"),
 		Use("--check-order", "checks order"), Use("--nocheck-order", "no order check"),
 		Use("--output-delimiter=STRING", "delimiter"), Use("--total", "summary"), zero(), help(), version(),
 	}},
-	{Words: []string{"fold"}, Note: "wraps lines", Example: "fold f", Flags: []Flag{
+	{Words: []string{"fold"}, Note: "wraps lines", Example: "fold f", Asks: []string{"fold --output=out f"}, Flags: []Flag{
 		Use("-b, --bytes", "counts bytes"), Use("-s, --spaces", "breaks at spaces"), Use("-w, --width=N", "width"), help(), version(),
 	}},
-	{Words: []string{"fmt"}, Note: "reformats paragraphs", Example: "fmt f", Numeric: true, Flags: []Flag{
+	{Words: []string{"fmt"}, Note: "reformats paragraphs", Example: "fmt f", Asks: []string{"fmt --output=out f"}, Numeric: true, Flags: []Flag{
 		Use("-c, --crown-margin", "crown margin"), Use("-p, --prefix=STRING", "prefix"), Use("-s, --split-only", "splits only"),
 		Use("-t, --tagged-paragraph", "tagged"), Use("-u, --uniform-spacing", "uniform spacing"),
 		Use("-w, --width=N", "width"), Use("-g, --goal=N", "goal width"), help(), version(),
 	}},
-	{Words: []string{"column"}, Note: "formats input into columns", Example: "column f", Flags: []Flag{
+	{Words: []string{"column"}, Note: "formats input into columns", Example: "column f", Asks: []string{"column --output=out f"}, Flags: []Flag{
 		Use("-t, --table", "table"), Use("-n, --table-name=NAME", "JSON table name (BSD column has no -n)"),
 		Use("-O, --table-order=COLUMNS", "column order"), Use("-N, --table-columns=NAME", "column names"),
 		Use("-l, --table-columns-limit=N", "column limit"), Use("-E, --table-noextreme=COLUMNS", "no extreme"),
@@ -214,36 +214,36 @@ var textEntries = []*Entry{
 		Use("-s, --separator=STRING", "input separators"), Use("-x, --fillrows", "fills rows"),
 		Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
-	{Words: []string{"expand"}, Note: "converts tabs to spaces", Example: "expand f", Numeric: true, Flags: []Flag{
+	{Words: []string{"expand"}, Note: "converts tabs to spaces", Example: "expand f", Asks: []string{"expand --output=out f"}, Numeric: true, Flags: []Flag{
 		Use("-i, --initial", "initial tabs only"), Use("-t, --tabs=LIST", "tab stops"), help(), version(),
 	}},
-	{Words: []string{"unexpand"}, Note: "converts spaces to tabs", Example: "unexpand f", Numeric: true, Flags: []Flag{
+	{Words: []string{"unexpand"}, Note: "converts spaces to tabs", Example: "unexpand f", Asks: []string{"unexpand --output=out f"}, Numeric: true, Flags: []Flag{
 		Use("-a, --all", "all blanks"), Use("--first-only", "leading blanks only"), Use("-t, --tabs=LIST", "tab stops"), help(), version(),
 	}},
-	{Words: []string{"seq"}, Note: "prints a sequence of numbers", Example: "seq 3", Numeric: true,
+	{Words: []string{"seq"}, Note: "prints a sequence of numbers", Example: "seq 3", Asks: []string{"seq --output=out 3"}, Numeric: true,
 		Operands: Operands{Strings: true, Max: 3}, Flags: []Flag{
 			Use("-f, --format=FORMAT", "format"), Use("-s, --separator=STRING", "separator"),
 			Use("-t, --terminator=STRING", "BSD: terminator"), Use("-w, --equal-width", "pads"), help(), version(),
 		}},
-	{Words: []string{"printf"}, Note: "prints formatted text", Example: "printf x", Operands: Operands{Strings: true}, Flags: []Flag{
+	{Words: []string{"printf"}, Note: "prints formatted text", Example: "printf x", Asks: []string{"printf -v var x"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Refuse(Writes, "-v NAME", "assigns to a shell variable (bash builtin)"),
 	}},
-	{Words: []string{"echo"}, Note: "prints its arguments", Example: "echo x", KeepFlags: true, Operands: Operands{Strings: true}, Flags: []Flag{
+	{Words: []string{"echo"}, Note: "prints its arguments", Example: "echo x", Asks: []string{"echo -x y"}, KeepFlags: true, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-n", "no newline"), Use("-e", "interprets escapes"), Use("-E", "no escapes"),
 	}},
-	{Words: []string{"strings"}, Note: "prints printable strings in files", Example: "strings f", Numeric: true, Check: atFileCheck, Flags: []Flag{
+	{Words: []string{"strings"}, Note: "prints printable strings in files", Example: "strings f", Asks: []string{"strings @args"}, Numeric: true, Check: atFileCheck, Flags: []Flag{
 		Use("-a, --all", "whole file"), Use("-d, --data", "data sections"), Use("-f, --print-file-name", "file names"),
 		Use("-n, --bytes=N", "minimum length"), Use("-t, --radix=RADIX", "offset radix"),
 		Use("-w, --include-all-whitespace", "whitespace"), Use("-o", "octal offsets"), Use("-T, --target=NAME", "binary format"),
 		Use("-e, --encoding=ENC", "encoding"), Use("--unicode=MODE", "unicode"), Use("-U MODE", "unicode"),
 		Use("-s, --output-separator=STRING", "separator"), Use("-h, --help", "prints help"), Use("-v, -V, --version", "prints the version"),
 	}},
-	{Words: []string{"cmp"}, Note: "compares two files byte by byte", Example: "cmp a b", Operands: Operands{Max: 4}, Flags: []Flag{
+	{Words: []string{"cmp"}, Note: "compares two files byte by byte", Example: "cmp a b", Asks: []string{"cmp a b 0 0 out"}, Operands: Operands{Max: 4}, Flags: []Flag{
 		Use("-b, --print-bytes", "prints bytes"), Use("-i, --ignore-initial=SKIP", "skips bytes"),
 		Use("-l, --verbose", "all differences"), Use("-n, --bytes=N", "limits bytes"), Use("-s, --quiet, --silent", "no output"),
 		help(), Use("-v, --version", "prints the version"),
 	}},
-	{Words: []string{"tree"}, Note: "lists directories as a tree", Example: "tree d", SingleDash: true, NamesOnly: true, Flags: []Flag{
+	{Words: []string{"tree"}, Note: "lists directories as a tree", Example: "tree d", Asks: []string{"tree -o out d", "tree -R -H . d", "tree --fromfile list"}, SingleDash: true, NamesOnly: true, Flags: []Flag{
 		Use("-a", "all files"), Use("-d", "directories only"), Use("-l", "follows symlinks"), Use("-f", "full paths"),
 		Use("-x", "one file system"), Use("-L N", "depth"), Use("-P PATTERN", "lists only names matching"),
 		Use("-I PATTERN", "hides names matching"), Use("--gitignore", "uses .gitignore"), Use("--gitfile=FILE", "reads ignore patterns from FILE"),
@@ -264,25 +264,25 @@ var textEntries = []*Entry{
 		Refuse(Writes, "-R", "reruns itself in each directory with -o 00Tree.html, writing files"),
 		Refuse(Unjudged, "-H BASEHREF", "HTML output, usually written with -R or -o"),
 	}},
-	{Words: []string{"readlink"}, Note: "prints symlink targets", Example: "readlink f", Flags: []Flag{
+	{Words: []string{"readlink"}, Note: "prints symlink targets", Example: "readlink f", Asks: []string{"readlink --output=out f"}, Flags: []Flag{
 		Use("-f, --canonicalize", "canonical path"), Use("-e, --canonicalize-existing", "canonical, existing"),
 		Use("-m, --canonicalize-missing", "canonical, missing allowed"), Use("-n, --no-newline", "no newline"),
 		Use("-q, --quiet", "quiet"), Use("-s, --silent", "quiet"), Use("-v, --verbose", "errors"),
 		Use("-z, --zero", "NUL ends lines"), help(), version(),
 	}},
-	{Words: []string{"realpath"}, Note: "resolves a path", Example: "realpath f", Flags: []Flag{
+	{Words: []string{"realpath"}, Note: "resolves a path", Example: "realpath f", Asks: []string{"realpath --output=out f"}, Flags: []Flag{
 		Use("-e, --canonicalize-existing", "must exist"), Use("-m, --canonicalize-missing", "need not exist"),
 		Use("-L, --logical", "logical"), Use("-P, --physical", "physical"), Use("-q, --quiet", "quiet"),
 		Use("--relative-to=DIR", "relative to DIR"), Use("--relative-base=DIR", "relative below DIR"),
 		Use("-s, --strip, --no-symlinks", "no symlinks"), Use("-z, --zero", "NUL ends lines"), help(), version(),
 	}},
-	{Words: []string{"basename"}, Note: "strips directories from a path", Example: "basename a/b", Flags: []Flag{
+	{Words: []string{"basename"}, Note: "strips directories from a path", Example: "basename a/b", Asks: []string{"basename --output=out a/b"}, Flags: []Flag{
 		Use("-a, --multiple", "several names"), Use("-s, --suffix=STRING", "removes a suffix"), Use("-z, --zero", "NUL ends lines"), help(), version(),
 	}},
-	{Words: []string{"dirname"}, Note: "strips the last component of a path", Example: "dirname a/b", Flags: []Flag{
+	{Words: []string{"dirname"}, Note: "strips the last component of a path", Example: "dirname a/b", Asks: []string{"dirname --output=out a/b"}, Flags: []Flag{
 		Use("-z, --zero", "NUL ends lines"), help(), version(),
 	}},
-	{Words: []string{"du"}, Note: "estimates disk usage", Example: "du d", NamesOnly: true, Flags: []Flag{
+	{Words: []string{"du"}, Note: "estimates disk usage", Example: "du d", Asks: []string{"du -n d"}, NamesOnly: true, Flags: []Flag{
 		Use("-0, --null", "NUL ends lines"), Use("-a, --all", "files too"), Use("--apparent-size", "apparent size"),
 		Use("-B, --block-size=SIZE", "block size"), Use("-b, --bytes", "bytes"), Use("-c, --total", "total"),
 		Use("-D, --dereference-args", "follows operand symlinks"), Use("-d, --max-depth=N", "depth"),
@@ -295,27 +295,27 @@ var textEntries = []*Entry{
 		Use("-x, --one-file-system", "one file system"), Use("-g", "BSD: GiB"), Use("-A", "BSD: apparent size"),
 		Use("-I PATTERN", "BSD: excludes"), help(), version(),
 	}},
-	{Words: []string{"md5sum"}, Note: "prints or checks MD5 sums", Example: "md5sum f", Flags: sumFlags},
-	{Words: []string{"sha1sum"}, Note: "prints or checks SHA-1 sums", Example: "sha1sum f", Flags: sumFlags},
-	{Words: []string{"sha224sum"}, Note: "prints or checks SHA-224 sums", Example: "sha224sum f", Flags: sumFlags},
-	{Words: []string{"sha256sum"}, Note: "prints or checks SHA-256 sums", Example: "sha256sum f", Flags: sumFlags},
-	{Words: []string{"sha384sum"}, Note: "prints or checks SHA-384 sums", Example: "sha384sum f", Flags: sumFlags},
-	{Words: []string{"sha512sum"}, Note: "prints or checks SHA-512 sums", Example: "sha512sum f", Flags: sumFlags},
-	{Words: []string{"b2sum"}, Note: "prints or checks BLAKE2 sums", Example: "b2sum f", Flags: []Flag{Use("-l, --length=N", "digest bits")}, shared: [][]Flag{sumFlags}},
-	{Words: []string{"cksum"}, Note: "prints or checks checksums", Example: "cksum f", Flags: []Flag{
+	{Words: []string{"md5sum"}, Note: "prints or checks MD5 sums", Example: "md5sum f", Asks: []string{"md5sum -r f"}, Flags: sumFlags},
+	{Words: []string{"sha1sum"}, Note: "prints or checks SHA-1 sums", Example: "sha1sum f", Asks: []string{"sha1sum -a 1 f"}, Flags: sumFlags},
+	{Words: []string{"sha224sum"}, Note: "prints or checks SHA-224 sums", Example: "sha224sum f", Asks: []string{"sha224sum --length=224 f"}, Flags: sumFlags},
+	{Words: []string{"sha256sum"}, Note: "prints or checks SHA-256 sums", Example: "sha256sum f", Asks: []string{"sha256sum -a 256 f"}, Flags: sumFlags},
+	{Words: []string{"sha384sum"}, Note: "prints or checks SHA-384 sums", Example: "sha384sum f", Asks: []string{"sha384sum --base64 f"}, Flags: sumFlags},
+	{Words: []string{"sha512sum"}, Note: "prints or checks SHA-512 sums", Example: "sha512sum f", Asks: []string{"sha512sum -U f"}, Flags: sumFlags},
+	{Words: []string{"b2sum"}, Note: "prints or checks BLAKE2 sums", Example: "b2sum f", Asks: []string{"b2sum --algorithm=blake2b f"}, Flags: []Flag{Use("-l, --length=N", "digest bits")}, shared: [][]Flag{sumFlags}},
+	{Words: []string{"cksum"}, Note: "prints or checks checksums", Example: "cksum f", Asks: []string{"cksum -o 1 f"}, Flags: []Flag{
 		Use("-a, --algorithm=TYPE", "digest"), Use("-c, --check", "checks sums listed in the files, opening the files they name").Walks(Lists), Use("-l, --length=N", "digest bits"),
 		Use("--tag", "BSD style"), Use("--untagged", "reversed style"), Use("--base64", "base64 digest"), Use("--raw", "raw digest"),
 		Use("-z, --zero", "NUL ends lines"), Use("--ignore-missing", "ignores missing"), Use("--quiet", "quiet"),
 		Use("--status", "status only"), Use("--strict", "strict"), Use("-w, --warn", "warns"), Use("--debug", "debug"), help(), version(),
 	}},
-	{Words: []string{"test"}, Note: "evaluates a file or string test", Example: "test -f f", KeepFlags: true, ExactFlags: true, Flags: testFlags},
-	{Words: []string{"["}, Note: "evaluates a file or string test", Example: "[ -f f ]", KeepFlags: true, ExactFlags: true, Flags: testFlags},
-	{Words: []string{"pwd"}, Note: "prints the working directory", Example: "pwd", Operands: Operands{None: true}, Flags: []Flag{
+	{Words: []string{"test"}, Note: "evaluates a file or string test", Example: "test -f f", Asks: []string{`test -v x\[\$\(id\)\]`}, KeepFlags: true, ExactFlags: true, Flags: testFlags},
+	{Words: []string{"["}, Note: "evaluates a file or string test", Example: "[ -f f ]", Asks: []string{`[ -v x\[\$\(id\)\] ]`}, KeepFlags: true, ExactFlags: true, Flags: testFlags},
+	{Words: []string{"pwd"}, Note: "prints the working directory", Example: "pwd", Asks: []string{"pwd x"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("-L, --logical", "logical"), Use("-P, --physical", "physical"), help(), version(),
 	}},
-	{Words: []string{"true"}, Note: "does nothing, successfully", Example: "true", KeepFlags: true, Operands: Operands{Strings: true}},
-	{Words: []string{"false"}, Note: "does nothing, unsuccessfully", Example: "false", KeepFlags: true, Operands: Operands{Strings: true}},
-	{Words: []string{"which"}, Note: "locates programs on PATH", Example: "which ls", Operands: Operands{Strings: true}, Flags: []Flag{
+	{Words: []string{"true"}, Note: "does nothing, successfully", Example: "true", Asks: []string{"true --version"}, KeepFlags: true, Operands: Operands{Strings: true}},
+	{Words: []string{"false"}, Note: "does nothing, unsuccessfully", Example: "false", Asks: []string{"false --version"}, KeepFlags: true, Operands: Operands{Strings: true}},
+	{Words: []string{"which"}, Note: "locates programs on PATH", Example: "which ls", Asks: []string{"which -a --skip-alias ls"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-a, --all", "all matches"), Use("-s", "BSD: status only"),
 	}},
 }
@@ -334,7 +334,8 @@ var testFlags = []Flag{
 	Use("-k", "sticky"), Use("-N", "modified since read"), Use("-O", "owned by the user"), Use("-p", "FIFO"),
 	Use("-r", "readable"), Use("-s", "not empty"), Use("-S", "socket"), Use("-t", "descriptor is a terminal"),
 	Use("-u", "set-user-ID"), Use("-w", "writable"), Use("-x", "executable"), Use("-n", "string not empty"),
-	Use("-z", "string empty"), Use("-a", "and, or exists"), Use("-o", "or"), Use("-v", "variable set (bash)"),
+	Use("-z", "string empty"), Use("-a", "and, or exists"), Use("-o", "or"),
+	Refuse(Runs, "-v", "bash's variable test evaluates an array subscript of the name, and runs the commands in it (x[$(cmd)])"),
 	Use("-nt", "newer than"), Use("-ot", "older than"), Use("-ef", "same file"), Use("-eq", "equal"), Use("-ne", "not equal"),
 	Use("-lt", "less"), Use("-le", "less or equal"), Use("-gt", "greater"), Use("-ge", "greater or equal"),
 	Use("-R", "name reference (bash)"),
@@ -394,7 +395,7 @@ var diffFlags = []Flag{
 // rgEntry is ripgrep 14 (rg --help): it reads .gitignore, .ignore and
 // .rgignore files, and $RIPGREP_CONFIG_PATH names a file of extra flags,
 // which the engine's environment must not carry (see the package notes).
-var rgEntry = &Entry{Words: []string{"rg"}, Note: "searches file contents (ripgrep)", Example: "rg x f", Numeric: true, Walks: Tree | Dot,
+var rgEntry = &Entry{Words: []string{"rg"}, Note: "searches file contents (ripgrep)", Example: "rg x f", Asks: []string{"rg --pre cat x f", "rg -z x f.gz", "rg --hostname-bin=hostname x"}, Numeric: true, Walks: Tree | Dot,
 	Operands: Operands{Lead: 1, LeadUnless: []string{"-e", "-f", "--files", "--type-list"}}, Flags: []Flag{
 		Use("-e, --regexp=PATTERN", "the pattern"), Use("-f, --file=FILE", "reads patterns from FILE"),
 		Use("-A, --after-context=N, -B, --before-context=N, -C, --context=N", "context"), Use("--binary, --no-binary", "binary files"),
@@ -473,16 +474,27 @@ var versionHazards = []Hazard{
 // there, with their global flags.
 var versionEntries = func() []*Entry {
 	var out []*Entry
-	for _, v := range []struct{ prog, flag string }{
-		{"node", "--version"}, {"node", "-v"}, {"python3", "--version"}, {"python3", "-V"}, {"python", "--version"},
-		{"python", "-V"}, {"ruby", "--version"}, {"ruby", "-v"}, {"perl", "--version"}, {"perl", "-v"},
-		{"php", "--version"}, {"java", "-version"}, {"java", "--version"}, {"javac", "-version"}, {"javac", "--version"},
-		{"rustc", "--version"}, {"rustc", "-V"}, {"npx", "--version"}, {"deno", "--version"}, {"bun", "--version"},
-		{"gcc", "--version"}, {"g++", "--version"}, {"clang", "--version"}, {"make", "--version"}, {"cmake", "--version"},
-		{"terraform", "--version"}, {"dotnet", "--version"}, {"swift", "--version"}, {"mvn", "--version"}, {"gradle", "--version"},
+	// Each asks with what the program would run or write were the
+	// version flag not the whole command.
+	for _, v := range []struct{ prog, flag, ask string }{
+		{"node", "--version", "node --version -e 'process.exit(1)'"}, {"node", "-v", "node -v app.js"},
+		{"python3", "--version", "python3 --version -c 'import os'"}, {"python3", "-V", "python3 -V -m http.server"},
+		{"python", "--version", "python --version script.py"}, {"python", "-V", "python -V -c 'import os'"},
+		{"ruby", "--version", "ruby --version -e 'exit 1'"}, {"ruby", "-v", "ruby -v script.rb"},
+		{"perl", "--version", "perl --version -e 'unlink q(f)'"}, {"perl", "-v", "perl -v script.pl"},
+		{"php", "--version", "php --version -r 'echo 1;'"}, {"java", "-version", "java -version -jar app.jar"},
+		{"java", "--version", "java --version Main.java"}, {"javac", "-version", "javac -version Main.java"},
+		{"javac", "--version", "javac --version -d out Main.java"}, {"rustc", "--version", "rustc --version main.rs"},
+		{"rustc", "-V", "rustc -V -o out main.rs"}, {"npx", "--version", "npx --version cowsay"},
+		{"deno", "--version", "deno --version run main.ts"}, {"bun", "--version", "bun --version run build"},
+		{"gcc", "--version", "gcc --version -o a.out x.c"}, {"g++", "--version", "g++ --version x.cc"},
+		{"clang", "--version", "clang --version -fplugin=./x.so x.c"}, {"make", "--version", "make --version install"},
+		{"cmake", "--version", "cmake --version -P script.cmake"}, {"terraform", "--version", "terraform --version apply"},
+		{"dotnet", "--version", "dotnet --version run"}, {"swift", "--version", "swift --version script.swift"},
+		{"mvn", "--version", "mvn --version deploy"}, {"gradle", "--version", "gradle --version build"},
 	} {
 		out = append(out, &Entry{Words: []string{v.prog, v.flag}, Note: "prints the version", Example: v.prog + " " + v.flag,
-			Operands: Operands{None: true}, Hazards: versionHazards})
+			Asks: []string{v.ask}, Operands: Operands{None: true}, Hazards: versionHazards})
 	}
 	return out
 }()
