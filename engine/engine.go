@@ -9,6 +9,7 @@ import (
 	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/shparse"
+	"github.com/agentgate/agentgate/resolve"
 	"github.com/agentgate/agentgate/sandbox"
 	"github.com/agentgate/agentgate/session"
 )
@@ -139,6 +140,16 @@ func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
 		j.Decision = gate.Escalate(j.Decision, gate.Reason{Check: gate.CheckInternal, Match: "cwd",
 			Message: "the directory the command runs in is not known: " + p.CwdProblem})
 		return j
+	}
+	if j.Decision.Verdict() == gate.Ask && !j.Decision.Sticky() && p.CwdProblem == "" {
+		// What the person is asked about is read on disk too: a word
+		// that reaches a key behind a part that asks for another reason
+		// must be named in the question and keep it sticky ("cat
+		// notes.txt; touch done", notes.txt a link to the key, ran in
+		// bypass mode).
+		if why := resolve.Escalated(diskOptions(j), j.Decision.Segments()); len(why) > 0 {
+			j.Decision = gate.Stick(j.Decision, why[0])
+		}
 	}
 	if j.Decision.Verdict() == gate.Allow {
 		vet := e.Vet

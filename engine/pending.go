@@ -15,9 +15,8 @@ import (
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/resolve"
 	"github.com/agentgate/agentgate/session"
-
-	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // Out-of-band approval: a command that would have asked, refused because
@@ -283,46 +282,18 @@ func reasonKey(r gate.Reason) string {
 	return string(r.Check) + "\x00" + r.Match + "\x00" + r.Message
 }
 
-// resolvedWords lists, for every word of the text that names an existing
-// file relative to the working directory (or absolute), the word and the
-// file it reaches with every link followed. The words are the text's
-// whole plain split ([gate.Decision.Words]) and what the gate judged,
-// whatever the verdict: an escalated command's judged words stop at its
-// first reason to ask ("> copy.txt"), but it opens the others too. The
-// value of a "--flag=VALUE" word counts as a word.
+// resolvedWords is what an approval of j holds for: every file the
+// words of its whole text reach where each part runs, globs expanded, by
+// identity ([resolve.Binding]). An escalated command's judged words stop
+// at its first reason to ask ("> copy.txt"), but it opens the others too;
+// a hard link swapped in keeps the path but not the file.
 func resolvedWords(j *Judgement) []string {
-	words := j.Decision.Words()
-	for _, argv := range j.Decision.Commands() {
-		words = append(words, argv...)
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, w := range words {
-		if strings.HasPrefix(w, "-") {
-			_, v, ok := strings.Cut(w, "=")
-			if !ok {
-				continue
-			}
-			w = v
-		}
-		if w == "" || seen[w] || len(out) > 2*gate.MaxWords {
-			continue
-		}
-		seen[w] = true
-		p := w
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(j.Cwd, p)
-		}
-		if _, err := os.Lstat(p); err != nil {
-			continue
-		}
-		_, real, err := fsutil.Walk(p)
-		if err != nil {
-			real = "?" + err.Error()
-		}
-		out = append(out, w+"\x00"+real)
-	}
-	return out
+	return resolve.Binding(diskOptions(j), j.Decision.Segments())
+}
+
+// diskOptions are what reading j's words on disk needs.
+func diskOptions(j *Judgement) resolve.Options {
+	return resolve.Options{Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths}
 }
 
 // claim uses up the approval for j. Removing the file is the claim: of

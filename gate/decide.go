@@ -89,7 +89,7 @@ func Decide(req Request) (d Decision) {
 	defer func() {
 		// Whatever decided, and a nested text's decision standing for
 		// the whole included: the words are the outer text's.
-		d.words = wordsOf(segs)
+		d.segments = segmentsOf(segs)
 	}()
 	if len(req.Argv) > 0 {
 		segs = append([][]string{req.Argv}, segs...)

@@ -126,9 +126,9 @@ type Decision struct {
 	commands [][]string
 	// redirects are the file targets of redirects (split mode).
 	redirects []string
-	// words are every word of the text as the plain split reads it,
-	// whatever the verdict (see [Decision.Words]).
-	words []string
+	// segments are the text's plain split, whatever the verdict (see
+	// [Decision.Segments]).
+	segments [][]string
 	// severity warns the person about a broadly destructive command
 	// (see [Severity]).
 	severity string
@@ -181,7 +181,7 @@ func Escalate(d Decision, why Reason) Decision {
 		return d
 	}
 	e := ask(why, d.reasons...)
-	e.argv, e.literal, e.commands, e.redirects, e.severity, e.words = d.argv, d.literal, d.commands, d.redirects, d.severity, d.words
+	e.argv, e.literal, e.commands, e.redirects, e.severity, e.segments = d.argv, d.literal, d.commands, d.redirects, d.severity, d.segments
 	e.sticky = true
 	return e
 }
@@ -189,29 +189,66 @@ func Escalate(d Decision, why Reason) Decision {
 // MaxWords bounds [Decision.Words].
 const MaxWords = 256
 
-// Words returns every distinct word of the text as the plain split reads
-// it (each simple command's words, redirect targets, the words of nested
-// texts), at most [MaxWords], whatever the verdict. [Decision.Commands]
-// holds what the gate judged, which stops at the first reason to ask;
-// an approval of an escalated command is bound to the files these words
-// name ("cat notes.txt > copy.txt" asks for the redirect alone, and its
-// approval must not outlive notes.txt becoming a link to a key).
-func (d Decision) Words() []string { return append([]string(nil), d.words...) }
+// Segments returns the text's plain split, whatever the verdict: each
+// simple command's words, each redirect target as a segment of its own,
+// the commands of nested texts, as the rules read them (at most
+// [MaxWords] words in all). [Decision.Commands] holds what the gate
+// judged, which stops at the first reason to ask; what a person approves
+// is bound to everything these name on disk ("cat notes.txt > copy.txt"
+// asks for the redirect alone, and its approval must not outlive
+// notes.txt becoming a link to a key).
+func (d Decision) Segments() [][]string {
+	out := make([][]string, len(d.segments))
+	for i, s := range d.segments {
+		out[i] = append([]string(nil), s...)
+	}
+	return out
+}
 
-// wordsOf are the distinct words of segs, at most MaxWords.
-func wordsOf(segs [][]string) []string {
+// Words returns the distinct words of [Decision.Segments].
+func (d Decision) Words() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, argv := range segs {
+	for _, argv := range d.segments {
 		for _, w := range argv {
-			if seen[w] || len(out) >= MaxWords {
-				continue
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
 			}
-			seen[w] = true
-			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// segmentsOf is segs cut to MaxWords words in all.
+func segmentsOf(segs [][]string) [][]string {
+	var out [][]string
+	n := 0
+	for _, argv := range segs {
+		if n+len(argv) > MaxWords {
+			break
+		}
+		n += len(argv)
+		out = append(out, append([]string(nil), argv...))
+	}
+	return out
+}
+
+// Stick makes an ask sticky and puts why first in its chain: something
+// found outside the text (a word that reaches a key) about a command that
+// asks anyway. The person must see it, and no mode or session memory may
+// run the command without them. An allow is escalated ([Escalate]); a
+// deny stays as it is.
+func Stick(d Decision, why Reason) Decision {
+	switch d.verdict {
+	case Allow:
+		return Escalate(d, why)
+	case Deny:
+		return d
+	}
+	d.reasons = append([]Reason{why}, d.reasons...)
+	d.sticky = true
+	return d
 }
 
 // Redirects returns the targets of the file redirects of a compound

@@ -98,15 +98,7 @@ const DefaultMaxWalk = 20000
 // important first; none means nothing was found. It never returns an
 // allow: the caller escalates with the first reason.
 func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
-	r := &resolver{o: o, seen: map[string]bool{}, deadline: time.Now().Add(WalkTimeout)}
-	if r.o.Paths.Home == "" {
-		r.o.Paths.Home = o.Home
-	}
-	if r.o.Paths.Cwd == "" {
-		r.o.Paths.Cwd = o.Cwd
-	}
-	r.o.Paths = r.o.Paths.Compile()
-	r.o.projectRoot = ProjectRoot(o.Cwd, o.Home)
+	r := newResolver(o)
 	for _, argv := range commands {
 		if len(argv) == 0 {
 			continue

@@ -1,0 +1,134 @@
+package resolve
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/fsutil"
+)
+
+// A text a person is asked about is read on disk too, word by word, in
+// the directory each part of it runs in (cd followed) and with its globs
+// expanded, as bash would run it:
+//
+//   - [Escalated] finds what the text does not show: a word that reaches
+//     a key through a link, a hard-linked secret. The person must be told,
+//     and the question is sticky: "cat notes.txt; touch done" asks for
+//     touch alone, and bypass mode ran it, printing the key notes.txt
+//     linked to (a red team's).
+//   - [Binding] is what an approval holds for: every file the words reach,
+//     by identity. A note swapped for a hard link to the key between the
+//     question and the run keeps its name and its path but not its inode
+//     (a red team's), and a glob or a cd made the swapped word invisible
+//     to a binding that read words literally from the starting directory.
+
+// MaxBinding bounds the files a binding lists; past it the binding says
+// so, which no later binding of a changed tree matches by chance.
+const MaxBinding = 512
+
+// words calls fn for each candidate path of each word of segments, with
+// the resolver for the directory the word's part runs in.
+func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) {
+	dirs := Dirs(o.Cwd, o.Home, segments)
+	rs := map[string]*resolver{}
+	for i, argv := range segments {
+		r, ok := rs[dirs[i]]
+		if !ok {
+			oo := o
+			oo.Cwd, oo.Paths.Cwd = dirs[i], dirs[i]
+			r = newResolver(oo)
+			rs[dirs[i]] = r
+		}
+		for _, w := range r.expandGlobs(argv) {
+			for _, c := range gate.PathCandidates(w) {
+				fn(r, w, c)
+			}
+		}
+	}
+}
+
+// Escalated judges every word of an escalated text as a path where it
+// runs, and returns what it reaches that the text does not show: secrets
+// and agentgate's own files, through links, hard links, globs and cd.
+// Only those reasons are returned (a FIFO or an unknown program is the
+// question's anyway).
+func Escalated(o Options, segments [][]string) []gate.Reason {
+	var out []gate.Reason
+	seen := map[string]bool{}
+	words(o, segments, func(r *resolver, w, c string) {
+		r.path(w, c, false)
+		for _, why := range r.out {
+			key := string(why.Check) + "\x00" + why.Match + "\x00" + why.Message
+			if (why.Check == gate.CheckSensitive || why.Check == gate.CheckSelfProtect) && !seen[key] && len(out) < 16 {
+				seen[key] = true
+				out = append(out, why)
+			}
+		}
+	})
+	return out
+}
+
+// Binding lists, for every word of the text that names an existing file
+// where its part runs, the word, the file it reaches with every link
+// followed, and that file's identity: device and inode, and for a regular
+// file its size and modification time (a script edited after the
+// question is another script). A directory is bound by identity alone:
+// what is made inside it is the command's business.
+func Binding(o Options, segments [][]string) []string {
+	var out []string
+	seen := map[string]bool{}
+	words(o, segments, func(r *resolver, w, c string) {
+		abs := r.lexical(c)
+		if abs == "" || seen[abs] || len(out) > MaxBinding {
+			return
+		}
+		seen[abs] = true
+		if _, err := os.Lstat(abs); err != nil {
+			return
+		}
+		if len(out) == MaxBinding {
+			out = append(out, "\x00more than the binding holds")
+			return
+		}
+		_, real, err := fsutil.Walk(abs)
+		if err != nil {
+			out = append(out, w+"\x00?"+err.Error())
+			return
+		}
+		out = append(out, w+"\x00"+real+"\x00"+identity(real))
+	})
+	return out
+}
+
+// identity is what tells one file from another at a path.
+func identity(p string) string {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return "?" + err.Error()
+	}
+	id := ""
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		id = fmt.Sprintf("%d:%d", st.Dev, st.Ino)
+	}
+	if fi.Mode().IsRegular() {
+		id += fmt.Sprintf(" %d %d", fi.Size(), fi.ModTime().UnixNano())
+	}
+	return id + " " + fi.Mode().Type().String()
+}
+
+// newResolver is a resolver for o, its patterns compiled.
+func newResolver(o Options) *resolver {
+	r := &resolver{o: o, seen: map[string]bool{}, deadline: time.Now().Add(WalkTimeout)}
+	if r.o.Paths.Home == "" {
+		r.o.Paths.Home = o.Home
+	}
+	if r.o.Paths.Cwd == "" {
+		r.o.Paths.Cwd = o.Cwd
+	}
+	r.o.Paths = r.o.Paths.Compile()
+	r.o.projectRoot = ProjectRoot(o.Cwd, o.Home)
+	return r
+}
