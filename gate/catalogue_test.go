@@ -141,9 +141,19 @@ func TestCatalogueAsks(t *testing.T) {
 	decide := func(text string) gate.Decision {
 		return gate.Decide(gate.Request{Text: text, Rules: rules, Split: true, Hazards: noHazards})
 	}
+	paths := gate.Paths{Home: "/home/u", Cwd: "/home/u/proj", Self: gate.DefaultSelf, Sensitive: gate.DefaultSensitive}.Compile()
+	decideWithPaths := func(text string) gate.Decision {
+		return gate.Decide(gate.Request{Text: text, Rules: rules, Split: true, Hazards: noHazards, Paths: paths})
+	}
 	for _, e := range catalogueEntries() {
 		if d := decide(e.Example); d.Verdict() != gate.Allow && !strings.Contains(e.Note, "always asks") {
 			t.Errorf("%s: example %q = %s (%s); want allow", e.Name(), e.Example, d.Verdict(), d.Primary().Message)
+		}
+		// With the default protected and sensitive paths too ("[ -f f ]"
+		// asked: the program "[" was read as a glob that could be
+		// ~/.bashrc).
+		if d := decideWithPaths(e.Example); d.Verdict() != gate.Allow && !strings.Contains(e.Note, "always asks") {
+			t.Errorf("%s: example %q = %s with the default paths (%s); want allow", e.Name(), e.Example, d.Verdict(), d.Primary().Message)
 		}
 		if len(e.Asks) == 0 {
 			t.Errorf("%s: no must-ask example (Entry.Asks)", e.Name())

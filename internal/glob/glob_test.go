@@ -65,6 +65,12 @@ func TestIntersects(t *testing.T) {
 		{"s*", "service-account*.json", true},
 		{"*.kdb?", "*.kdbx", true},
 		{"[.]env", ".env", true}, // wider than bash, which needs a literal dot
+		// No "]" follows: bash takes "[" literally ("[ -f f ]" asked as
+		// if the program "[" could be ~/.bashrc).
+		{"[", ".bashrc", false},
+		{".bash[", ".bashrc", false},
+		{"[", "[", true},
+		{".env[!x", ".env", false},
 	}
 	for _, tt := range tests {
 		if got := Intersects(CompileValue(tt.word), Compile(tt.pat), true); got != tt.want {
