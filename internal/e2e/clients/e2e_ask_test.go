@@ -58,7 +58,7 @@ func TestClaudeAskReachesThePerson(t *testing.T) {
 			if err := json.Unmarshal([]byte(lastLine(out)), &res); err != nil {
 				t.Fatalf("ask.mjs printed %q: %v\n%s", out, err, errOut)
 			}
-			if len(res.Asked) != 1 || res.Asked[0].ToolName != "Bash" || res.Asked[0].Input.Command != "cat .env" {
+			if len(res.Asked) != 1 || res.Asked[0].ToolName != "Bash" || !askedAbout(res.Asked[0].Input.Command, "cat .env") {
 				t.Errorf("the person was asked %+v, want once about Bash cat .env", res.Asked)
 			}
 			if got := s.sawAnywhere(w.secret); got != tc.secretSeen {
@@ -67,6 +67,17 @@ func TestClaudeAskReachesThePerson(t *testing.T) {
 			checkAnswerAudited(t, w, "cat .env", res.Session, tc.outcome)
 		})
 	}
+}
+
+// askedAbout reports whether a host asked about command: the original, or
+// the rewrite into agentgate exec with a ticket that the hook's ask
+// carries, which ends in the original, quoted.
+func askedAbout(command, original string) bool {
+	if command == original {
+		return true
+	}
+	return strings.Contains(command, " exec --non-interactive ") && strings.Contains(command, " '--host-ticket=") &&
+		strings.HasSuffix(command, " -- "+shellQuote(original))
 }
 
 func lastLine(s string) string {

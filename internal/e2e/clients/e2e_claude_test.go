@@ -127,7 +127,7 @@ func TestClaudeHeadlessDefaultMode(t *testing.T) {
 		t.Fatalf("claude never asked for the shell call (%v)\n%s", err, out)
 	}
 	checkWriteDidNotRun(t, w, claudeHost)
-	if len(res.PermissionDenials) != 1 || res.PermissionDenials[0].ToolInput.Command != "rm -rf build" {
+	if len(res.PermissionDenials) != 1 || !askedAbout(res.PermissionDenials[0].ToolInput.Command, "rm -rf build") {
 		t.Errorf("permission_denials %+v, want rm -rf build\n%s", res.PermissionDenials, out)
 	}
 	checkEscalationAudited(t, w, claudeHost, "rm -rf build", res.SessionID)
