@@ -202,7 +202,7 @@ func ghEntryList() []*Entry {
 		gh("org list", "lists organisations", ghList...), gh("ruleset list", "lists rulesets", ghList...),
 		gh("ruleset view", "shows a ruleset", ghView...), gh("ruleset check", "checks rules for a branch", ghList...),
 		gh("rs list", "lists rulesets", ghList...), gh("rs view", "shows a ruleset", ghView...),
-		gh("run watch", "watches a run", ghView...), gh("codespace ports", "lists a codespace's ports", ghView...),
+		gh("codespace ports", "lists a codespace's ports", ghView...),
 		gh("release verify", "verifies a release's attestation", ghList...), gh("release verify-asset", "verifies an asset's attestation", ghList...),
 		gh("attestation verify", "verifies an artifact's attestation", ghList...), gh("at verify", "verifies an artifact's attestation", ghList...),
 		gh("attestation trusted-root", "prints the trusted root", ghList...), gh("--version", "prints the version"), gh("version", "prints the version"),
