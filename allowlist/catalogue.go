@@ -2,7 +2,6 @@ package allowlist
 
 import (
 	"fmt"
-	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -87,6 +86,11 @@ type Entry struct {
 	// appends is built at start-up where one that names them is laid
 	// out in the binary.
 	shared [][]Flag
+	// unlessDeclared are flags added when the entry is first built, each
+	// only where no flag of the entry has one of its names (git's
+	// --help, refused unless a subcommand says otherwise): telling at
+	// start-up read every git entry's flags on every call.
+	unlessDeclared []Flag
 
 	once  sync.Once
 	list  []Flag
@@ -713,6 +717,17 @@ func (e *Entry) FlagList() []Flag {
 func (e *Entry) build() {
 	e.once.Do(func() {
 		e.list = expandFlags(slices.Concat(append([][]Flag{e.Flags}, e.shared...)...))
+		declared := map[string]bool{}
+		for _, f := range e.list {
+			for _, n := range f.Names {
+				declared[n] = true
+			}
+		}
+		for _, f := range expandFlags(e.unlessDeclared) {
+			if !slices.ContainsFunc(f.Names, func(n string) bool { return declared[n] }) {
+				e.list = append(e.list, f)
+			}
+		}
 		e.index = map[string]*Flag{}
 		for i := range e.list {
 			for _, n := range e.list[i].Names {
@@ -1028,36 +1043,3 @@ func (e *Entry) GlobRisk(glob string) bool {
 	return false
 }
 
-// declares reports whether one of the entry's flags, as written, has the
-// name: read from the specs without building the entry, so that an init
-// can ask it of every entry at no cost.
-func (e *Entry) declares(name string) bool {
-	for f := range iterFlags(append([][]Flag{e.Flags}, e.shared...)...) {
-		spec := f.spec
-		if spec == "" {
-			spec = f.Spec()
-		}
-		for n := range strings.SplitSeq(spec, ", ") {
-			if i := strings.IndexAny(n, "=[ "); i > 0 {
-				n = n[:i]
-			}
-			if n == name {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// iterFlags yields the flags of each list in turn, without copying them.
-func iterFlags(lists ...[]Flag) iter.Seq[Flag] {
-	return func(yield func(Flag) bool) {
-		for _, l := range lists {
-			for _, f := range l {
-				if !yield(f) {
-					return
-				}
-			}
-		}
-	}
-}

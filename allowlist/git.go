@@ -1,7 +1,6 @@
 package allowlist
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -388,9 +387,7 @@ var gitEntries = []*Entry{
 // runs a pager.
 func init() {
 	for _, e := range gitEntries {
-		if !e.declares("--help") {
-			e.shared = append(slices.Clip(e.shared), gitHelp) // read when the entry is first built: appending copied every entry's flags at start-up
-		}
+		e.unlessDeclared = gitHelp // read when the entry is first built
 	}
 }
 

@@ -86,3 +86,25 @@ func builtCount() int {
 	}
 	return n
 }
+
+// Judging a built-in command's hazards builds no pack: building them all
+// was 7% of a hooked "git status".
+func TestHazardsOfABuiltInBuildNoPack(t *testing.T) {
+	if os.Getenv("AGENTGATE_LAZY_CHILD") == "2" {
+		rules := Defaults()
+		HasHazards(rules, []string{"git", "status"})
+		HasHazards(rules, []string{"ls", "-la"})
+		os.Stdout.WriteString("packs=" + strconv.FormatBool(packsBuilt.Load()) + "\n")
+		return
+	}
+	testenv.NoRaceExitSleep()
+	c := exec.Command(os.Args[0], "-test.run=^TestHazardsOfABuiltInBuildNoPack$")
+	c.Env = append(os.Environ(), "AGENTGATE_LAZY_CHILD=2")
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "packs=false") {
+		t.Errorf("judging git status's and ls's hazards built the packs:\n%s", out)
+	}
+}

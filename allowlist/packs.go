@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Packs are opt-in groups of catalogue entries for programs that read
@@ -734,7 +735,12 @@ func cargoEntries() []*Entry {
 // packs are built when first asked for: they are off by default, and
 // building them (thousands of flags, each subcommand its own entry) was
 // a third of every call's start-up.
+// packsBuilt tells whether packs ran: a command of no pack's program
+// builds none (TestHazardsOfABuiltInBuildNoPack).
+var packsBuilt atomic.Bool
+
 var packs = sync.OnceValue(func() []*Pack {
+	packsBuilt.Store(true)
 	ps := []*Pack{
 		{Name: "gh", Entries: ghEntries(),
 			Note: "GitHub CLI listing and viewing commands and GET-only gh api; they send your GitHub token to GitHub and print what it returns",

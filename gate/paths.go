@@ -228,8 +228,10 @@ type matcher struct {
 	// fold is the same patterns in lower case, tried on the path in
 	// lower case when the path does not match as it is: on a file system
 	// that ignores case (macOS's, Windows', a casefold directory) .ENV is
-	// .env and ~/.SSH is ~/.ssh (a red team's "cat .ENV" passed).
-	fold *matcher
+	// .env and ~/.SSH is ~/.ssh (a red team's "cat .ENV" passed). It
+	// is built on first use: most paths are in lower case already, and
+	// building it was half of compiling the paths on every call.
+	fold *lazyFold
 	// lower is set when every pattern is in lower case already: then a
 	// path in lower case meets fold exactly as it met the patterns, and
 	// fold is not tried (a git grep judges every path of the index).
@@ -241,6 +243,22 @@ type matcher struct {
 	// component (".ssh" for "/.ssh", ".git" for "/.git/config"): a path
 	// is tried only against those whose first component it holds.
 	literalInner map[string][]int
+}
+
+// lazyFold builds a matcher's lower-case twin once, when first needed.
+type lazyFold struct {
+	once     sync.Once
+	p        Paths
+	patterns []string
+	m        matcher
+}
+
+func (l *lazyFold) get() *matcher {
+	l.once.Do(func() {
+		l.m = l.p.build(l.patterns, true)
+		l.m.indexInner()
+	})
+	return &l.m
 }
 
 type pattern struct {
@@ -297,10 +315,8 @@ func compilePattern(text, value string) pattern {
 
 func (p Paths) matcher(patterns []string) matcher {
 	m := p.build(patterns, false)
-	f := p.build(patterns, true)
 	m.indexInner()
-	f.indexInner()
-	m.fold = &f
+	m.fold = &lazyFold{p: p, patterns: patterns}
 	m.lower = true
 	for _, t := range slices.Concat(m.prefixes, m.inner, m.names) {
 		m.lower = m.lower && strings.ToLower(t.value) == t.value
@@ -491,7 +507,7 @@ func (m matcher) match(abs string, isGlob bool) (string, bool) {
 		if m.lower && low == abs {
 			return "", false // fold would read the same path with the same patterns
 		}
-		return m.fold.match0(low, isGlob)
+		return m.fold.get().match0(low, isGlob)
 	}
 	return "", false
 }

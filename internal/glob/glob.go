@@ -71,6 +71,12 @@ func Compile(s string) Pattern { return compile(s, true) }
 func CompileValue(s string) Pattern { return compile(s, false) }
 
 func compile(s string, escapes bool) Pattern {
+	if !strings.ContainsAny(s, "*?[\\") {
+		// A literal name: matched by its text, no tokens needed (most
+		// components of the protected and sensitive paths, compiled on
+		// every call).
+		return Pattern{lit: s, plain: s}
+	}
 	p := Pattern{lit: s}
 	var plain strings.Builder // the name, bytes as written, escapes removed
 	for i := 0; i < len(s); {
