@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -125,10 +126,14 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s; %s", pos, e.Msg, e.Fix)
 }
 
+// The decoder's messages, read only when a file is wrong: compiled then,
+// not at every start.
 var (
-	lineRE = regexp.MustCompile(`line (\d+)`)
-	keyRE  = regexp.MustCompile(`last key "([^"]+)"`)
-	typeRE = regexp.MustCompile(`TOML value has type (\w+); destination has type (\S+)`)
+	lineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
+	keyRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`last key "([^"]+)"`) })
+	typeRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`TOML value has type (\w+); destination has type (\S+)`)
+	})
 )
 
 // typeError turns a decoding error (a value of the wrong type) into an
@@ -136,15 +141,15 @@ var (
 func typeError(path string, err error) *Error {
 	msg := err.Error()
 	e := &Error{Path: path, Msg: strings.TrimPrefix(msg, "toml: "), Fix: "see config.example.toml for the type of each key"}
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
+	if m := lineRE().FindStringSubmatch(msg); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Col = 1
 	}
 	key := ""
-	if m := keyRE.FindStringSubmatch(msg); m != nil {
+	if m := keyRE().FindStringSubmatch(msg); m != nil {
 		key = m[1]
 	}
-	if m := typeRE.FindStringSubmatch(msg); m != nil {
+	if m := typeRE().FindStringSubmatch(msg); m != nil {
 		want := map[string]string{"slice": "an array such as [\"a\", \"b\"]", "string": "a string", "int": "an integer",
 			"bool": "true or false", "struct": "a table", "ptr": "a value"}[m[2]]
 		if want == "" {

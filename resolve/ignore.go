@@ -9,6 +9,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/agentgate/agentgate/internal/fsutil"
@@ -197,7 +198,9 @@ func firstLine(p string) (string, bool) {
 // excludesFileLine is how ripgrep finds core.excludesFile in a git
 // configuration file (parse_excludes_file in crates/ignore/src/gitignore.rs):
 // a line of any section, its key in any case.
-var excludesFileLine = regexp.MustCompile(`(?im)^[ \t]*excludesfile[ \t]*=[ \t]*(.+?)[ \t]*$`)
+var excludesFileLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^[ \t]*excludesfile[ \t]*=[ \t]*(.+?)[ \t]*$`)
+})
 
 // globalUnignores reports whether git's global excludes file, which rg
 // reads in every repository, whitelists; worked out once per Check. rg
@@ -244,7 +247,7 @@ func (r *resolver) globalExcludes() bool {
 			}
 			return true
 		}
-		for _, m := range excludesFileLine.FindAllSubmatch(data, -1) {
+		for _, m := range excludesFileLine().FindAllSubmatch(data, -1) {
 			v := string(m[1])
 			excludes = append(excludes, r.lexical(v), r.lexical(strings.Trim(v, `"`)))
 		}
