@@ -56,3 +56,35 @@ func TestCutToWidth(t *testing.T) {
 		t.Errorf("session column %q", got)
 	}
 }
+
+// A hot command built alone (rootFor) reads its command line and says
+// what it says exactly as in the whole tree: help, flags, usage errors.
+func TestHotCommandsAloneAsInTheTree(t *testing.T) {
+	for name := range hotCommands {
+		for _, args := range [][]string{{name, "--help"}, {name, "--no-such-flag"}, {name}, {name, "--", ""}} {
+			run := func(root *cobra.Command) string {
+				var out, errb bytes.Buffer
+				root.SetOut(&out)
+				root.SetErr(&errb)
+				root.SetArgs(args)
+				err := root.Execute()
+				return out.String() + "|" + errb.String() + "|" + fmtErr(err)
+			}
+			env := &Env{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" }}
+			alone, whole := run(rootFor(env, args)), run(NewRootCmd(env))
+			if alone != whole {
+				t.Errorf("%q: alone\n%s\nin the tree\n%s", args, alone, whole)
+			}
+		}
+		if got := rootFor(&Env{}, []string{name}).Commands(); len(got) != 1 || got[0].Name() != name {
+			t.Errorf("rootFor(%s) built %d commands", name, len(got))
+		}
+	}
+}
+
+func fmtErr(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

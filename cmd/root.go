@@ -14,6 +14,37 @@ import (
 
 // NewRootCmd builds the agentgate command tree on env.
 func NewRootCmd(env *Env) *cobra.Command {
+	root := newRoot(env)
+	root.AddCommand(newCmdExec(env, nil), newCmdCheck(env, nil), newCmdConfig(env), newCmdInit(env), newCmdTrust(env), newCmdAudit(env), newCmdDoctor(env, nil), newCmdSession(env), newCmdCompletion(env))
+	root.AddCommand(newCmdHook(env, nil), newCmdInstall(env, nil), newCmdUninstall(env, nil), newCmdPending(env), newCmdApprove(env, nil), newCmdDenyPending(env))
+	return root
+}
+
+// hotCommands are built alone when the command line names them first:
+// every hooked tool call starts "agentgate hook" and every rewritten one
+// "agentgate exec", and building the whole tree, every subcommand's
+// flags included, was 6% of a hooked call. What they do is the same in
+// either tree (TestHotCommandsAloneAsInTheTree).
+var hotCommands = map[string]func(*Env) *cobra.Command{
+	"hook": func(env *Env) *cobra.Command { return newCmdHook(env, nil) },
+	"exec": func(env *Env) *cobra.Command { return newCmdExec(env, nil) },
+}
+
+// rootFor is the tree that runs args: the hot command alone under the
+// root, or the whole tree.
+func rootFor(env *Env, args []string) *cobra.Command {
+	if len(args) > 0 {
+		if mk, ok := hotCommands[args[0]]; ok {
+			root := newRoot(env)
+			root.AddCommand(mk(env))
+			return root
+		}
+	}
+	return NewRootCmd(env)
+}
+
+// newRoot is the root command with no subcommand.
+func newRoot(env *Env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "agentgate",
 		Short: "A gatekeeper for the shell commands AI agents propose",
@@ -37,8 +68,6 @@ Give agentgate the command as one unexpanded argument:
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usagef("run '"+c.CommandPath()+" --help' for usage", "%v", err)
 	})
-	root.AddCommand(newCmdExec(env, nil), newCmdCheck(env, nil), newCmdConfig(env), newCmdInit(env), newCmdTrust(env), newCmdAudit(env), newCmdDoctor(env, nil), newCmdSession(env), newCmdCompletion(env))
-	root.AddCommand(newCmdHook(env, nil), newCmdInstall(env, nil), newCmdUninstall(env, nil), newCmdPending(env), newCmdApprove(env, nil), newCmdDenyPending(env))
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
 }
@@ -94,7 +123,7 @@ func Run(s Setup) int {
 	if s.Policy != "" {
 		env.Policy = s.Policy
 	}
-	root := NewRootCmd(env)
+	root := rootFor(env, os.Args[1:])
 	root.SetArgs(os.Args[1:])
 	var jsonOut io.Writer
 	if jsonRequested(os.Args[1:]) {
