@@ -1042,4 +1042,3 @@ func (e *Entry) GlobRisk(glob string) bool {
 	}
 	return false
 }
-

@@ -89,7 +89,7 @@ func Decide(req Request) (d Decision) {
 	defer func() {
 		// Whatever decided, and a nested text's decision standing for
 		// the whole included: the words are the outer text's.
-		d.segments = segmentsOf(segs)
+		d.segments = segmentsOf(substituted(segs, req.Paths.substitute))
 	}()
 	if len(req.Argv) > 0 {
 		segs = append([][]string{req.Argv}, segs...)
@@ -121,7 +121,7 @@ func Decide(req Request) (d Decision) {
 		psegs := segs
 		if perr == nil && file != nil && d.verdict == Allow {
 			if p, ok := parsedSegments0(req.Script, req.Text, file); ok {
-				psegs = p
+				psegs = withoutBracket(p)
 				if len(req.Argv) > 0 {
 					psegs = append([][]string{req.Argv}, psegs...)
 				}
@@ -383,6 +383,23 @@ func catalogueCall(rules []allowlist.Rule, argv []string) *allowlist.Call {
 // or echo's arguments are not paths); for any other command, every word.
 // Only a text whose every word is literal is narrowed so: a glob in a
 // pattern's place may expand into file names that land in a path's.
+// withoutBracket drops the words that are exactly "[" from segments of
+// the parse's whole static words: bash reads such a word literally (no
+// "]" follows it in the word), so it names the file "[" or runs the
+// program "[", and the glob reading, wide for an unterminated bracket
+// (the plain split may cut a word before an expansion that makes the
+// "]"), took "[ -f f ]" for a word that could be ~/.bashrc.
+func withoutBracket(segs [][]string) [][]string {
+	out := make([][]string, len(segs))
+	for i, argv := range segs {
+		if slices.Contains(argv, "[") {
+			argv = slices.DeleteFunc(slices.Clone(argv), func(w string) bool { return w == "[" })
+		}
+		out[i] = argv
+	}
+	return out
+}
+
 func pathSegments(rules []allowlist.Rule, segs [][]string, literal bool) [][]string {
 	if !literal {
 		return segs

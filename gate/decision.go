@@ -3,6 +3,7 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -214,6 +215,26 @@ func (d Decision) Words() []string {
 			if !seen[w] {
 				seen[w] = true
 				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// substituted is segs with the text's own assignments put in its words
+// ("x=ink1; cat l$x" reads link1: a red team's link to a key was read
+// unseen under the word "l${x}").
+func substituted(segs [][]string, subst func(string) string) [][]string {
+	out := make([][]string, len(segs))
+	for i, argv := range segs {
+		out[i] = argv
+		cloned := false
+		for j, w := range argv {
+			if v := subst(w); v != w {
+				if !cloned {
+					out[i], cloned = slices.Clone(argv), true
+				}
+				out[i][j] = v
 			}
 		}
 	}

@@ -1,8 +1,11 @@
 package resolve
 
 import (
+	"crypto/rand"
+	"crypto/sha256"
 	"fmt"
 	"os"
+	"path"
 	"syscall"
 	"time"
 
@@ -25,14 +28,24 @@ import (
 //     (a red team's), and a glob or a cd made the swapped word invisible
 //     to a binding that read words literally from the starting directory.
 
-// MaxBinding bounds the files a binding lists; past it the binding says
-// so, which no later binding of a changed tree matches by chance.
+// MaxBinding bounds the files a binding lists; a digest of all of them
+// ends it, so that none past the bound goes unbound.
 const MaxBinding = 512
 
 // words calls fn for each candidate path of each word of segments, with
-// the resolver for the directory the word's part runs in.
-func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) {
+// the resolver for the directory the word's part runs in. It reports
+// false when a cd of the text cannot be followed (CDPATH, cdable_vars):
+// then the directories are not known.
+func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) (followed bool) {
 	dirs := Dirs(o.Cwd, o.Home, segments)
+	followed = true
+	if cdMayLookUp(segments) {
+		for _, argv := range segments {
+			if len(argv) > 0 && (path.Base(argv[0]) == "cd" || path.Base(argv[0]) == "pushd") {
+				followed = false
+			}
+		}
+	}
 	rs := map[string]*resolver{}
 	for i, argv := range segments {
 		r, ok := rs[dirs[i]]
@@ -48,6 +61,7 @@ func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) {
 			}
 		}
 	}
+	return followed
 }
 
 // Escalated judges every word of an escalated text as a path where it
@@ -58,7 +72,7 @@ func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) {
 func Escalated(o Options, segments [][]string) []gate.Reason {
 	var out []gate.Reason
 	seen := map[string]bool{}
-	words(o, segments, func(r *resolver, w, c string) {
+	followed := words(o, segments, func(r *resolver, w, c string) {
 		r.path(w, c, false)
 		for _, why := range r.out {
 			key := string(why.Check) + "\x00" + why.Match + "\x00" + why.Message
@@ -68,6 +82,10 @@ func Escalated(o Options, segments [][]string) []gate.Reason {
 			}
 		}
 	})
+	if !followed {
+		out = append([]gate.Reason{{Check: gate.CheckSensitive, Match: "cd", Source: "resolved path",
+			Message: "the text sets CDPATH or a shell option (cdable_vars), so where its cd goes, and what its words then reach, cannot be known"}}, out...)
+	}
 	return out
 }
 
@@ -80,26 +98,38 @@ func Escalated(o Options, segments [][]string) []gate.Reason {
 func Binding(o Options, segments [][]string) []string {
 	var out []string
 	seen := map[string]bool{}
-	words(o, segments, func(r *resolver, w, c string) {
+	all := sha256.New()
+	followed := words(o, segments, func(r *resolver, w, c string) {
 		abs := r.lexical(c)
-		if abs == "" || seen[abs] || len(out) > MaxBinding {
+		if abs == "" || seen[abs] {
 			return
 		}
 		seen[abs] = true
 		if _, err := os.Lstat(abs); err != nil {
 			return
 		}
-		if len(out) == MaxBinding {
-			out = append(out, "\x00more than the binding holds")
-			return
+		entry := ""
+		if _, real, err := fsutil.Walk(abs); err != nil {
+			entry = w + "\x00?" + err.Error()
+		} else {
+			entry = w + "\x00" + real + "\x00" + identity(real)
 		}
-		_, real, err := fsutil.Walk(abs)
-		if err != nil {
-			out = append(out, w+"\x00?"+err.Error())
-			return
+		// Every file counts in the digest; the list is only cut: a
+		// glob of 600 names once filled it, and the build script
+		// after it was bound to nothing (a red team's).
+		all.Write([]byte(entry + "\n"))
+		if len(out) < MaxBinding {
+			out = append(out, entry)
 		}
-		out = append(out, w+"\x00"+real+"\x00"+identity(real))
 	})
+	out = append(out, fmt.Sprintf("\x00all %x", all.Sum(nil)))
+	if !followed {
+		// Where the text's cd goes is not known, so neither is what
+		// its words name: no approval of it holds for a later run.
+		var nonce [16]byte
+		_, _ = rand.Read(nonce[:])
+		out = append(out, fmt.Sprintf("\x00cd not followed %x", nonce))
+	}
 	return out
 }
 
@@ -115,6 +145,12 @@ func identity(p string) string {
 	}
 	if fi.Mode().IsRegular() {
 		id += fmt.Sprintf(" %d %d", fi.Size(), fi.ModTime().UnixNano())
+		// The change time, which no one can set: an edit that keeps
+		// the size and puts the modification time back is still one
+		// (a red team's).
+		if sec, nsec, ok := fsutil.ChangeTime(p); ok {
+			id += fmt.Sprintf(" %d.%09d", sec, nsec)
+		}
 	}
 	return id + " " + fi.Mode().Type().String()
 }

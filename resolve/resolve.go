@@ -99,6 +99,7 @@ const DefaultMaxWalk = 20000
 // allow: the caller escalates with the first reason.
 func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 	r := newResolver(o)
+	r.cdLookup = cdMayLookUp(commands)
 	for _, argv := range commands {
 		if len(argv) == 0 {
 			continue
@@ -230,6 +231,27 @@ type resolver struct {
 	global   *bool           // globalUnignores, once worked out
 
 	projSecrets *secretSet // projectSecrets, once built
+
+	// cdLookup is set when the text may make cd look a bare target up
+	// elsewhere (cdMayLookUp): such a cd cannot be followed.
+	cdLookup bool
+}
+
+// cdMayLookUp reports whether the text may make "cd NAME" go somewhere
+// other than ./NAME: it sets CDPATH (assigned, exported, read, declared:
+// any word naming it) or runs shopt (cdable_vars makes a variable's
+// value the target). "CDPATH=sub; cd d; cat notes" read sub/d/notes, a
+// link to a key, while d/notes was judged (a red team's). The engine
+// removes CDPATH from the environment it runs commands with.
+func cdMayLookUp(segs [][]string) bool {
+	for _, argv := range segs {
+		for i, w := range argv {
+			if strings.Contains(w, "CDPATH") || strings.Contains(w, "cdable_vars") || i == 0 && path.Base(w) == "shopt" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (r *resolver) add(why gate.Reason) {
@@ -245,7 +267,7 @@ func (r *resolver) add(why gate.Reason) {
 // between the parts of a compound as [Check] does: the git checks of
 // package gitsafe must look for the repository where git runs.
 func Dirs(cwd, home string, commands [][]string) []string {
-	r := &resolver{o: Options{Cwd: cwd, Home: home}, seen: map[string]bool{}}
+	r := &resolver{o: Options{Cwd: cwd, Home: home}, seen: map[string]bool{}, cdLookup: cdMayLookUp(commands)}
 	out := make([]string, len(commands))
 	for i, argv := range commands {
 		out[i] = r.o.Cwd
@@ -278,6 +300,12 @@ func (r *resolver) changeDir(argv []string) bool {
 	target := r.o.Home
 	if len(args) > 0 {
 		target = args[0]
+	}
+	if r.cdLookup && !strings.HasPrefix(target, "/") && !strings.HasPrefix(target, "~") && target != "." && target != ".." &&
+		!strings.HasPrefix(target, "./") && !strings.HasPrefix(target, "../") {
+		r.add(gate.Reason{Check: gate.CheckSensitive, Match: strings.Join(argv, " "), Source: "resolved path",
+			Message: fmt.Sprintf("cd %s may go to another directory: the text sets CDPATH or a shell option (cdable_vars), which cd looks its target up in", target)})
+		return true
 	}
 	if target == "-" || len(args) > 1 {
 		r.add(gate.Reason{Check: gate.CheckSensitive, Match: strings.Join(argv, " "), Source: "resolved path",

@@ -95,3 +95,14 @@ func linkedIn(dir string, names []string) []string {
 	}
 	return out
 }
+
+// ChangeTime is the status change time of the file at p itself (not
+// following a final link), which no program can set: writing or
+// chmod'ing a file moves it. ok is false when it cannot be read.
+func ChangeTime(p string) (sec, nsec int64, ok bool) {
+	var st unix.Stat_t
+	if unix.Lstat(p, &st) != nil {
+		return 0, 0, false
+	}
+	return int64(st.Ctim.Sec), int64(st.Ctim.Nsec), true
+}

@@ -93,14 +93,6 @@ func compile(s string, escapes bool) Pattern {
 			p.toks = append(p.toks, token{set: anyChar})
 			i += n
 		case '[':
-			if !strings.Contains(s[i+1:], "]") {
-				// No "]" follows: no bracket can start here, and bash
-				// takes the "[" literally ("[ -f f ]": the program "[").
-				p.toks = append(p.toks, literal(c))
-				plain.WriteString(s[i : i+n])
-				i += n
-				continue
-			}
 			t, m, ok := bracket(s[i+1:], escapes)
 			p.meta = true
 			if !ok {
