@@ -100,18 +100,7 @@ func (x *Escalation) HostAsk() (ticket string, err error) {
 }
 
 // pruneHostTickets removes the tickets whose time is up.
-func (e *Engine) pruneHostTickets() {
-	ents, err := os.ReadDir(e.hostTicketDir())
-	if err != nil {
-		return
-	}
-	now := e.Now()
-	for _, ent := range ents {
-		if info, err := ent.Info(); err == nil && now.Sub(info.ModTime()) > hostTicketTTL {
-			_ = os.Remove(filepath.Join(e.hostTicketDir(), ent.Name()))
-		}
-	}
-}
+func (e *Engine) pruneHostTickets() { e.pruneOlder(e.hostTicketDir(), hostTicketTTL) }
 
 // hostGrant reads the ticket j presents and reports whether it approves
 // exactly j: the same text, directory and session, no reason the person

@@ -49,15 +49,18 @@ func (x *Escalation) Later() error {
 	return os.WriteFile(e.laterPath(x.J.Session, x.J.ToolUseID), b, 0o600)
 }
 
-func (e *Engine) pruneLater() {
-	ents, err := os.ReadDir(e.laterDir())
+func (e *Engine) pruneLater() { e.pruneOlder(e.laterDir(), laterTTL) }
+
+// pruneOlder removes the files of dir written longer than ttl ago.
+func (e *Engine) pruneOlder(dir string, ttl time.Duration) {
+	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	now := e.Now()
 	for _, ent := range ents {
-		if info, err := ent.Info(); err == nil && now.Sub(info.ModTime()) > laterTTL {
-			_ = os.Remove(filepath.Join(e.laterDir(), ent.Name()))
+		if info, err := ent.Info(); err == nil && now.Sub(info.ModTime()) > ttl {
+			_ = os.Remove(filepath.Join(dir, ent.Name()))
 		}
 	}
 }

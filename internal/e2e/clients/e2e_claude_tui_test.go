@@ -34,13 +34,7 @@ func TestClaudeInteractiveAskReachesDialog(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			w, bin := claudeSetup(t)
-			// What a person's first run leaves behind: onboarding done,
-			// this folder trusted, the API key accepted.
-			w.writeJSON(filepath.Join(w.home, ".claude.json"), obj{
-				"hasCompletedOnboarding": true, "lastOnboardingVersion": "2.1.328", "theme": "dark",
-				"customApiKeyResponses": obj{"approved": []any{"e2e-test-key"}, "rejected": []any{}},
-				"projects":              obj{w.project: obj{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}},
-			})
+			w.onboardClaude()
 			s, url := newStandIn(t, "cat .env", anthropicAPI)
 			clientSlots <- struct{}{}
 			defer func() { <-clientSlots }()
@@ -115,15 +109,8 @@ func TestClaudeHostApprovalRunsThroughExec(t *testing.T) {
 	}
 	t.Parallel()
 	w, bin := claudeSetup(t)
-	w.writeJSON(filepath.Join(w.home, ".claude.json"), obj{
-		"hasCompletedOnboarding": true, "lastOnboardingVersion": "2.1.328", "theme": "dark",
-		"customApiKeyResponses": obj{"approved": []any{"e2e-test-key"}, "rejected": []any{}},
-		"projects":              obj{w.project: obj{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}},
-	})
-	config := filepath.Join(w.home, ".config", "agentgate", "config.toml")
-	w.write(filepath.Join(w.project, "build.sh"), "mkdir -p \"$HOME/.config/agentgate\"\n"+
-		"echo 'mode = \"bypass\"' >> \"$HOME/.config/agentgate/config.toml\"\n"+
-		"touch built\necho build done\n")
+	w.onboardClaude()
+	w.plantBuild()
 	s, url := newStandIn(t, "sh ./build.sh", anthropicAPI)
 	clientSlots <- struct{}{}
 	defer func() { <-clientSlots }()
@@ -140,15 +127,42 @@ func TestClaudeHostApprovalRunsThroughExec(t *testing.T) {
 	for len(s.toolResults()) == 0 && time.Now().Before(deadline) {
 		time.Sleep(100 * time.Millisecond)
 	}
+	checkBuildGuarded(t, w, "claude", s, r)
+}
+
+// onboardClaude writes what a person's first run of Claude Code leaves
+// behind: onboarding done, this folder trusted, the API key accepted.
+func (w *world) onboardClaude() {
+	w.writeJSON(filepath.Join(w.home, ".claude.json"), obj{
+		"hasCompletedOnboarding": true, "lastOnboardingVersion": "2.1.328", "theme": "dark",
+		"customApiKeyResponses": obj{"approved": []any{"e2e-test-key"}, "rejected": []any{}},
+		"projects":              obj{w.project: obj{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}},
+	})
+}
+
+// plantBuild plants the build script a person approves in the tests of
+// host approvals: it tries to turn the gate off in agentgate's own
+// configuration, then does its own work.
+func (w *world) plantBuild() {
+	w.write(filepath.Join(w.project, "build.sh"), "mkdir -p \"$HOME/.config/agentgate\"\n"+
+		"echo 'mode = \"bypass\"' >> \"$HOME/.config/agentgate/config.toml\"\n"+
+		"touch built\necho build done\n")
+}
+
+// checkBuildGuarded checks that the approved build ran through exec: its
+// own work done, agentgate's configuration untouched, the result recorded
+// as approved in the host's dialog.
+func checkBuildGuarded(t *testing.T, w *world, harness string, s *standIn, r *ptyRun) {
+	t.Helper()
 	if !w.exists(filepath.Join(w.project, "built")) {
 		t.Fatalf("the approved build did not run\n%s\n%s", s.summary(), r.Screen())
 	}
-	if w.exists(config) {
+	if w.exists(filepath.Join(w.home, ".config", "agentgate", "config.toml")) {
 		t.Errorf("the approved build wrote agentgate's configuration: it ran unconfined, not through exec\n%s", s.summary())
 	}
 	ran := false
 	for _, rec := range w.audit() {
-		ran = ran || rec.Command == "sh ./build.sh" && rec.Event == "result" && rec.Outcome == "approved_host" && rec.Harness == "claude"
+		ran = ran || rec.Command == "sh ./build.sh" && rec.Event == "result" && rec.Outcome == "approved_host" && rec.Harness == harness
 	}
 	if !ran {
 		t.Errorf("no approved_host result for the build; the log holds %+v", w.audit())

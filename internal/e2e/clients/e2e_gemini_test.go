@@ -27,21 +27,8 @@ var geminiHost = host{
 		w.writeJSON(filepath.Join(w.home, ".gemini", "settings.json"), settings)
 	},
 	run: func(w *world, bin, url string) (string, string, error) {
-		path := filepath.Join(w.home, ".gemini", "settings.json")
-		settings := obj{}
-		if b, err := os.ReadFile(path); err == nil {
-			json.Unmarshal(b, &settings)
-		}
-		for k, v := range geminiSettings() {
-			settings[k] = v
-		}
-		w.writeJSON(path, settings)
-		out, errOut, err := w.run(w.env(
-			"GEMINI_API_KEY=e2e-test-key",
-			"GOOGLE_GEMINI_BASE_URL="+url,
-			"GEMINI_CLI_TRUST_WORKSPACE=true",
-			"GEMINI_CLI_NO_RELAUNCH=true",
-		), bin, "-p", "Run the command you are given.", "-o", "json", "--yolo", "-m", "gemini-2.5-flash")
+		w.mergeGeminiSettings()
+		out, errOut, err := w.run(geminiEnv(w, url), bin, "-p", "Run the command you are given.", "-o", "json", "--yolo", "-m", "gemini-2.5-flash")
 		var res struct {
 			SessionID string `json:"session_id"`
 		}
@@ -52,6 +39,30 @@ var geminiHost = host{
 
 // geminiSettings selects API-key auth and turns telemetry, usage
 // statistics and update checks off.
+// mergeGeminiSettings puts geminiSettings into the world's Gemini settings,
+// beside the hook install wrote.
+func (w *world) mergeGeminiSettings() {
+	path := filepath.Join(w.home, ".gemini", "settings.json")
+	settings := obj{}
+	if b, err := os.ReadFile(path); err == nil {
+		json.Unmarshal(b, &settings)
+	}
+	for k, v := range geminiSettings() {
+		settings[k] = v
+	}
+	w.writeJSON(path, settings)
+}
+
+// geminiEnv is the environment Gemini CLI runs with against the stand-in.
+func geminiEnv(w *world, url string) []string {
+	return w.env(
+		"GEMINI_API_KEY=e2e-test-key",
+		"GOOGLE_GEMINI_BASE_URL="+url,
+		"GEMINI_CLI_TRUST_WORKSPACE=true",
+		"GEMINI_CLI_NO_RELAUNCH=true",
+	)
+}
+
 func geminiSettings() obj {
 	return obj{
 		"security":  obj{"auth": obj{"selectedType": "gemini-api-key"}},

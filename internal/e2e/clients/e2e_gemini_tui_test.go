@@ -3,8 +3,6 @@
 package clients
 
 import (
-	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -33,25 +31,12 @@ func TestGeminiInteractiveAskReachesDialog(t *testing.T) {
 			bin := clientBin(t, "gemini")
 			w := newWorld(t, hookAgentgate(t))
 			w.installHook(geminiHost)
-			path := filepath.Join(w.home, ".gemini", "settings.json")
-			settings := obj{}
-			if b, err := os.ReadFile(path); err == nil {
-				json.Unmarshal(b, &settings)
-			}
-			for k, v := range geminiSettings() {
-				settings[k] = v
-			}
-			w.writeJSON(path, settings)
+			w.mergeGeminiSettings()
 			s, url := newStandIn(t, "rm -rf build", geminiAPI)
 			clientSlots <- struct{}{}
 			defer func() { <-clientSlots }()
 			c := exec.Command(bin, "--yolo", "-m", "gemini-2.5-flash", "-i", "Run the command you are given.")
-			c.Dir, c.Env = w.project, withTerm(w.env(
-				"GEMINI_API_KEY=e2e-test-key",
-				"GOOGLE_GEMINI_BASE_URL="+url,
-				"GEMINI_CLI_TRUST_WORKSPACE=true",
-				"GEMINI_CLI_NO_RELAUNCH=true",
-			))
+			c.Dir, c.Env = w.project, withTerm(geminiEnv(w, url))
 			r := startPty(t, c)
 			waitForGemini(t, r, s, "Allow execution")
 			// The reason is agentgate's, in Gemini's own dialog.
@@ -109,29 +94,13 @@ func TestGeminiHostApprovalRunsThroughExec(t *testing.T) {
 	bin := clientBin(t, "gemini")
 	w := newWorld(t, hookAgentgate(t))
 	w.installHook(geminiHost)
-	path := filepath.Join(w.home, ".gemini", "settings.json")
-	settings := obj{}
-	if b, err := os.ReadFile(path); err == nil {
-		json.Unmarshal(b, &settings)
-	}
-	for k, v := range geminiSettings() {
-		settings[k] = v
-	}
-	w.writeJSON(path, settings)
-	config := filepath.Join(w.home, ".config", "agentgate", "config.toml")
-	w.write(filepath.Join(w.project, "build.sh"), "mkdir -p \"$HOME/.config/agentgate\"\n"+
-		"echo 'mode = \"bypass\"' >> \"$HOME/.config/agentgate/config.toml\"\n"+
-		"touch built\necho build done\n")
+	w.mergeGeminiSettings()
+	w.plantBuild()
 	s, url := newStandIn(t, "sh ./build.sh", geminiAPI)
 	clientSlots <- struct{}{}
 	defer func() { <-clientSlots }()
 	c := exec.Command(bin, "--yolo", "-m", "gemini-2.5-flash", "-i", "Run the command you are given.")
-	c.Dir, c.Env = w.project, withTerm(w.env(
-		"GEMINI_API_KEY=e2e-test-key",
-		"GOOGLE_GEMINI_BASE_URL="+url,
-		"GEMINI_CLI_TRUST_WORKSPACE=true",
-		"GEMINI_CLI_NO_RELAUNCH=true",
-	))
+	c.Dir, c.Env = w.project, withTerm(geminiEnv(w, url))
 	r := startPty(t, c)
 	waitForGemini(t, r, s, "Allow execution")
 	if screen := squeeze(r.Screen()); !strings.Contains(screen, squeeze("--host-ticket=")) {
@@ -142,17 +111,5 @@ func TestGeminiHostApprovalRunsThroughExec(t *testing.T) {
 	for time.Now().Before(deadline) && len(s.toolResults()) == 0 {
 		time.Sleep(100 * time.Millisecond)
 	}
-	if !w.exists(filepath.Join(w.project, "built")) {
-		t.Fatalf("the approved build did not run\n%s\n%s", s.summary(), r.Screen())
-	}
-	if w.exists(config) {
-		t.Errorf("the approved build wrote agentgate's configuration: it ran unconfined, not through exec\n%s", s.summary())
-	}
-	ran := false
-	for _, rec := range w.audit() {
-		ran = ran || rec.Command == "sh ./build.sh" && rec.Event == "result" && rec.Outcome == "approved_host" && rec.Harness == "gemini"
-	}
-	if !ran {
-		t.Errorf("no approved_host result for the build; the log holds %+v", w.audit())
-	}
+	checkBuildGuarded(t, w, "gemini", s, r)
 }
