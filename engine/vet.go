@@ -37,7 +37,9 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 		return gate.Escalate(d, why[0])
 	}
 	cmds := d.Commands()
-	dirs := resolve.Dirs(j.Cwd, j.Request.Paths.Home, cmds)
+	// Every directory a git command may run in: a cd in a pipeline
+	// leaves the shell where it was (resolve.Dirs).
+	dirs, _ := resolve.Dirs(j.Cwd, j.Request.Paths.Home, cmds)
 	for i, argv := range cmds {
 		if len(argv) == 0 || argv[0] != "git" {
 			continue
@@ -46,17 +48,26 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 		if !j.Hardened {
 			vetGit = gitsafe.Vet
 		}
-		f, err := vetGit(argv, dirs[i], e.commandEnviron(d))
-		if err != nil {
-			return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
-				Message: fmt.Sprintf("could not judge the repository's git configuration: %v", err)})
-		}
-		if len(f) > 0 {
-			return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: f[0].Key,
-				Message: fmt.Sprintf("the repository's git configuration is not known to be inert: %s", f[0])})
-		}
-		if why, ok := e.trackedReads(j, argv, dirs[i], d, indexFed); !ok {
-			return gate.Escalate(d, why)
+		for k, dir := range dirs[i] {
+			if _, inRepo := gitsafe.WorkTree(dir); !inRepo && k < len(dirs[i])-1 {
+				// A directory the text started in or passed through,
+				// where git finds no repository: git reads no
+				// configuration or index there ("cd proj && git diff"
+				// from outside any repository).
+				continue
+			}
+			f, err := vetGit(argv, dir, e.commandEnviron(d))
+			if err != nil {
+				return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
+					Message: fmt.Sprintf("could not judge the repository's git configuration: %v", err)})
+			}
+			if len(f) > 0 {
+				return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: f[0].Key,
+					Message: fmt.Sprintf("the repository's git configuration is not known to be inert: %s", f[0])})
+			}
+			if why, ok := e.trackedReads(j, argv, dir, d, indexFed); !ok {
+				return gate.Escalate(d, why)
+			}
 		}
 	}
 	return d

@@ -3,7 +3,6 @@ package gate
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -221,24 +220,75 @@ func (d Decision) Words() []string {
 	return out
 }
 
-// substituted is segs with the text's own assignments put in its words
+// substituted is segs with, after each segment whose words change, the
+// same segment read two more ways: the text's own assignments put in
 // ("x=ink1; cat l$x" reads link1: a red team's link to a key was read
-// unseen under the word "l${x}").
+// unseen under the word "l${x}"), and each "${NAME:-WORD}"-style operand
+// in place of its expansion ("cat ${x:-link1}"). The words as written
+// stay too: the plain split does not say what was quoted, and
+// "cat '$x'" reads the file named $x.
 func substituted(segs [][]string, subst func(string) string) [][]string {
-	out := make([][]string, len(segs))
-	for i, argv := range segs {
-		out[i] = argv
-		cloned := false
-		for j, w := range argv {
-			if v := subst(w); v != w {
-				if !cloned {
-					out[i], cloned = slices.Clone(argv), true
-				}
-				out[i][j] = v
+	var out [][]string
+	for _, argv := range segs {
+		out = append(out, argv)
+		for _, read := range []func(string) string{subst, paramOperands} {
+			var alt []string
+			changed := false
+			for _, w := range argv {
+				v := read(w)
+				changed = changed || v != w
+				alt = append(alt, v)
+			}
+			if changed {
+				out = append(out, alt)
 			}
 		}
 	}
 	return out
+}
+
+// paramOperands puts, for each "${NAME<op>WORD}" of w (op one of :- - :=
+// = :+ + :? ?), its WORD in its place: what the expansion gives when the
+// variable is unset or set, as the case may be (at most 8 of them).
+func paramOperands(w string) string {
+	for n := 0; n < 8; n++ {
+		i := strings.Index(w, "${")
+		if i < 0 {
+			return w
+		}
+		k := i + 2
+		for k < len(w) && (w[k] == '_' || w[k] >= 'a' && w[k] <= 'z' || w[k] >= 'A' && w[k] <= 'Z' || w[k] >= '0' && w[k] <= '9') {
+			k++
+		}
+		op := 0
+		for _, o := range []string{":-", ":=", ":+", ":?", "-", "=", "+", "?"} {
+			if strings.HasPrefix(w[k:], o) {
+				op = len(o)
+				break
+			}
+		}
+		if k == i+2 || op == 0 {
+			return w
+		}
+		depth, end := 1, -1
+		for m := k + op; m < len(w); m++ {
+			switch w[m] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+			}
+			if depth == 0 {
+				end = m
+				break
+			}
+		}
+		if end < 0 {
+			return w
+		}
+		w = w[:i] + w[k+op:end] + w[end+1:]
+	}
+	return w
 }
 
 // segmentsOf is segs cut to MaxWords words in all.

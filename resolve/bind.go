@@ -37,27 +37,28 @@ const MaxBinding = 512
 // false when a cd of the text cannot be followed (CDPATH, cdable_vars):
 // then the directories are not known.
 func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) (followed bool) {
-	dirs := Dirs(o.Cwd, o.Home, segments)
-	followed = true
+	dirs, followed := Dirs(o.Cwd, o.Home, segments)
 	if cdMayLookUp(segments) {
 		for _, argv := range segments {
-			if len(argv) > 0 && (path.Base(argv[0]) == "cd" || path.Base(argv[0]) == "pushd") {
+			if len(argv) > 0 && changesDir(argv[0]) {
 				followed = false
 			}
 		}
 	}
 	rs := map[string]*resolver{}
 	for i, argv := range segments {
-		r, ok := rs[dirs[i]]
-		if !ok {
-			oo := o
-			oo.Cwd, oo.Paths.Cwd = dirs[i], dirs[i]
-			r = newResolver(oo)
-			rs[dirs[i]] = r
-		}
-		for _, w := range r.expandGlobs(argv) {
-			for _, c := range gate.PathCandidates(w) {
-				fn(r, w, c)
+		for _, d := range dirs[i] {
+			r, ok := rs[d]
+			if !ok {
+				oo := o
+				oo.Cwd, oo.Paths.Cwd = d, d
+				r = newResolver(oo)
+				rs[d] = r
+			}
+			for _, w := range r.expandGlobs(argv) {
+				for _, c := range gate.PathCandidates(w) {
+					fn(r, w, c)
+				}
 			}
 		}
 	}
@@ -99,7 +100,7 @@ func Binding(o Options, segments [][]string) []string {
 	var out []string
 	seen := map[string]bool{}
 	all := sha256.New()
-	followed := words(o, segments, func(r *resolver, w, c string) {
+	bind := func(r *resolver, w, c string) {
 		abs := r.lexical(c)
 		if abs == "" || seen[abs] {
 			return
@@ -121,7 +122,27 @@ func Binding(o Options, segments [][]string) []string {
 		if len(out) < MaxBinding {
 			out = append(out, entry)
 		}
+	}
+	followed := words(o, segments, func(r *resolver, w, c string) {
+		bind(r, w, c)
+		// A directory run as a program's input runs what it holds
+		// ("python3 pkg" runs pkg/__main__.py).
+		if abs := r.lexical(c); abs != "" && isDir(abs) {
+			bind(r, w+"/__main__.py", path.Join(abs, "__main__.py"))
+		}
 	})
+	// What the build and test runners read without a word naming it,
+	// where the text runs: "make -s" approved, then the Makefile edited,
+	// ran the edit (a red team's).
+	dirs, _ := Dirs(o.Cwd, o.Home, segments)
+	if len(dirs) > 0 {
+		r := newResolver(o)
+		for _, d := range dirs[len(dirs)-1] {
+			for _, name := range implicitInputs {
+				bind(r, name, path.Join(d, name))
+			}
+		}
+	}
 	out = append(out, fmt.Sprintf("\x00all %x", all.Sum(nil)))
 	if !followed {
 		// Where the text's cd goes is not known, so neither is what
@@ -132,6 +153,14 @@ func Binding(o Options, segments [][]string) []string {
 	}
 	return out
 }
+
+// implicitInputs are the files build and test runners read from the
+// directory they run in without a word naming them; an approval of a
+// text is bound to those where it runs.
+var implicitInputs = []string{"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", "Taskfile.yml",
+	"package.json", ".npmrc", "Cargo.toml", "build.rs", ".cargo/config.toml", "go.mod", "pyproject.toml",
+	"setup.py", "setup.cfg", "tox.ini", "noxfile.py", "conftest.py", "pytest.ini", "__main__.py",
+	"Rakefile", "Gemfile", "build.gradle", "build.gradle.kts", "pom.xml", "CMakeLists.txt", "meson.build"}
 
 // identity is what tells one file from another at a path.
 func identity(p string) string {

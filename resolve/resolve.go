@@ -100,17 +100,31 @@ const DefaultMaxWalk = 20000
 func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 	r := newResolver(o)
 	r.cdLookup = cdMayLookUp(commands)
-	for _, argv := range commands {
+	dirs, complete := Dirs(o.Cwd, o.Home, commands)
+	if !complete {
+		r.add(gate.Reason{Check: gate.CheckSensitive, Match: "cd", Source: "resolved path",
+			Message: fmt.Sprintf("the text changes directory to more than %d places, which are not all followed", maxDirs)})
+	}
+	all := []string{o.Cwd}
+	for i, argv := range commands {
 		if len(argv) == 0 {
 			continue
 		}
-		if r.changeDir(argv) {
-			continue
+		for _, d := range dirs[i] {
+			r.at(d)
+			if !slices.Contains(all, d) {
+				all = append(all, d)
+			}
+			if !r.changeDir(argv) {
+				r.command(argv, 0)
+			}
 		}
-		r.command(argv, 0)
 	}
-	for _, t := range redirects {
-		r.path(t, t, false)
+	for _, d := range all {
+		r.at(d)
+		for _, t := range redirects {
+			r.path(t, t, false)
+		}
 	}
 	if len(o.ReadTrees) > 0 {
 		r.dashNames(o.ReadTrees)
@@ -238,21 +252,36 @@ type resolver struct {
 }
 
 // cdMayLookUp reports whether the text may make "cd NAME" go somewhere
-// other than ./NAME: it sets CDPATH (assigned, exported, read, declared:
-// any word naming it) or runs shopt (cdable_vars makes a variable's
-// value the target). "CDPATH=sub; cd d; cat notes" read sub/d/notes, a
-// link to a key, while d/notes was judged (a red team's). The engine
-// removes CDPATH from the environment it runs commands with.
+// other than ./NAME: it sets CDPATH or cdable_vars (any word naming
+// them), or runs a builtin that can set a variable or a shell option
+// under a name spelled some other way (export CD$'\x50'ATH=sub), or a
+// command whose name is not a plain word (sh?pt -s cdable_v?rs).
+// "CDPATH=sub; cd d; cat notes" read sub/d/notes, a link to a key, while
+// d/notes was judged (a red team's). The engine removes CDPATH from the
+// environment it runs commands with.
 func cdMayLookUp(segs [][]string) bool {
 	for _, argv := range segs {
-		for i, w := range argv {
-			if strings.Contains(w, "CDPATH") || strings.Contains(w, "cdable_vars") || i == 0 && path.Base(w) == "shopt" {
+		if len(argv) > 0 {
+			switch path.Base(argv[0]) {
+			case "shopt", "export", "declare", "typeset", "readonly", "local", "set", "read", "eval", "source", ".",
+				"mapfile", "readarray", "printf", "enable", "let", "unset":
+				return true
+			}
+			if strings.ContainsAny(argv[0], "*?[$'\"\\`{") {
+				return true
+			}
+		}
+		for _, w := range argv {
+			if strings.Contains(w, "CDPATH") || strings.Contains(w, "cdable_vars") {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// at moves the resolver to dir: relative words are taken from there.
+func (r *resolver) at(dir string) { r.o.Cwd, r.o.Paths.Cwd = dir, dir }
 
 func (r *resolver) add(why gate.Reason) {
 	key := string(why.Check) + "\x00" + why.Match + "\x00" + why.Message
@@ -263,19 +292,52 @@ func (r *resolver) add(why gate.Reason) {
 	r.out = append(r.out, why)
 }
 
-// Dirs returns the directory each command runs in, following "cd DIR"
-// between the parts of a compound as [Check] does: the git checks of
-// package gitsafe must look for the repository where git runs.
-func Dirs(cwd, home string, commands [][]string) []string {
-	r := &resolver{o: Options{Cwd: cwd, Home: home}, seen: map[string]bool{}, cdLookup: cdMayLookUp(commands)}
-	out := make([]string, len(commands))
+// maxDirs bounds the directories a text's cd commands are followed to.
+const maxDirs = 8
+
+// Dirs returns, for each command, every directory it may run in: the one
+// the text starts in and each that an earlier cd of the text goes to. A
+// cd in a pipeline, a subshell or behind a failed test leaves the shell
+// where it was, and a list of commands does not say which ran where:
+// "cd sub | true; cat notes" read ./notes, a link to a key, while
+// sub/notes was judged (a red team's). So every later command is judged,
+// and its git vetted, in all of them. complete is false when the cds go
+// to more directories than are followed.
+func Dirs(cwd, home string, commands [][]string) (dirs [][]string, complete bool) {
+	cur := []string{cwd}
+	lookup := cdMayLookUp(commands)
+	complete = true
+	dirs = make([][]string, len(commands))
 	for i, argv := range commands {
-		out[i] = r.o.Cwd
-		if len(argv) > 0 {
-			r.changeDir(argv)
+		dirs[i] = cur
+		if len(argv) == 0 || !changesDir(argv[0]) {
+			continue
 		}
+		next := slices.Clone(cur)
+		for _, d := range cur {
+			r := &resolver{o: Options{Cwd: d, Home: home}, seen: map[string]bool{}, cdLookup: lookup}
+			r.changeDir(argv)
+			if r.o.Cwd == d || slices.Contains(next, r.o.Cwd) {
+				continue
+			}
+			if len(next) >= maxDirs {
+				complete = false
+				continue
+			}
+			next = append(next, r.o.Cwd)
+		}
+		cur = next
 	}
-	return out
+	return dirs, complete
+}
+
+// changesDir reports whether prog changes the shell's directory.
+func changesDir(prog string) bool {
+	switch path.Base(prog) {
+	case "cd", "pushd", "popd":
+		return true
+	}
+	return false
 }
 
 // changeDir follows "cd DIR" between the parts of a compound (split
@@ -293,8 +355,27 @@ func (r *resolver) changeDir(argv []string) bool {
 	}
 	args := argv[1:]
 	physical := false
-	for len(args) > 0 && (args[0] == "-L" || args[0] == "-P" || args[0] == "-e" || args[0] == "-@" || args[0] == "--") {
-		physical = args[0] == "-P" || physical && args[0] != "-L"
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		// Options may come together, as bash reads them ("cd -Pe d"
+		// was taken for a directory named -Pe, and so not followed: a
+		// red team's).
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'P':
+				physical = true
+			case 'L':
+				physical = false
+			case 'e', '@':
+			default:
+				r.add(gate.Reason{Check: gate.CheckSensitive, Match: strings.Join(argv, " "), Source: "resolved path",
+					Message: fmt.Sprintf("cd with the option %s, which agentgate does not read, goes to a directory that cannot be followed", args[0])})
+				return true
+			}
+		}
 		args = args[1:]
 	}
 	target := r.o.Home
@@ -436,6 +517,14 @@ func (r *resolver) lexical(c string) string {
 		return home + c[7:]
 	case strings.HasPrefix(c, "~+/") || c == "~+":
 		return r.o.Cwd + c[2:]
+	case c == "$PWD" || c == "${PWD}":
+		// Where the part runs, as ~+ is ("cat $PWD/link1": a red
+		// team's word the resolver did not read).
+		return r.o.Cwd
+	case strings.HasPrefix(c, "$PWD/"):
+		return r.o.Cwd + c[4:]
+	case strings.HasPrefix(c, "${PWD}/"):
+		return r.o.Cwd + c[6:]
 	case strings.HasPrefix(c, "~/"):
 		return home + c[1:]
 	case strings.HasPrefix(c, "~"):

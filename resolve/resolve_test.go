@@ -3,6 +3,7 @@ package resolve_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -388,12 +389,20 @@ func TestDirs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := resolve.Dirs(w, h, [][]string{{"ls"}, {"cd", "a/b"}, {"git", "status"}, {"cd", ".."}, {"ls"}, {"cd"}, {"ls"},
-		{"cd", w + "/nope/.."}, {"ls"}})
-	// A cd that fails (a missing component before "..") leaves the
-	// directory as it was.
-	want := []string{w, w, w + "/a/b", w + "/a/b", w + "/a", w + "/a", h, h, h}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("Dirs = %q; want %q", got, want)
+	got, complete := resolve.Dirs(w, h, [][]string{{"ls"}, {"cd", "a/b"}, {"git", "status"}, {"cd", ".."}, {"ls"}, {"cd"}, {"ls"},
+		{"cd", w + "/nope/.."}, {"ls"}, {"cd", "-Pe", "a"}, {"ls"}})
+	// Each command runs where the cds before it go, if they ran in this
+	// shell, and where the text started, if they did not ("cd sub |
+	// true" changes nothing). A cd that fails (a missing component
+	// before "..") leaves the directory as it was. Options come
+	// together ("-Pe").
+	want := []string{w, w, w + "/a/b", w + "/a/b", w + "/a", w + "/a", h, h, h, h, w + "/a"}
+	for i := range want {
+		if !slices.Contains(got[i], want[i]) || !slices.Contains(got[i], w) {
+			t.Errorf("command %d runs in %q; want %s and %s among them", i, got[i], want[i], w)
+		}
+	}
+	if !complete || slices.Contains(got[8], w+"/nope") {
+		t.Errorf("Dirs = %q, complete %v", got, complete)
 	}
 }
