@@ -49,7 +49,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 			vetGit = gitsafe.Vet
 		}
 		for k, dir := range dirs[i] {
-			if _, inRepo := gitsafe.WorkTree(dir); !inRepo && k < len(dirs[i])-1 {
+			if _, inRepo := gitsafe.WorkTree(dir); !inRepo && !gitDirShaped(dir) && k < len(dirs[i])-1 {
 				// A directory the text started in or passed through,
 				// where git finds no repository: git reads no
 				// configuration or index there ("cd proj && git diff"
@@ -195,4 +195,13 @@ func (e *Engine) judgeIndex(j *Judgement, name string, listed bool, dir string, 
 		}
 	}
 	return gate.Reason{}, true
+}
+
+// gitDirShaped reports whether dir looks like a git directory itself (a
+// bare repository: HEAD and objects), which git may use though no work
+// tree is found from it.
+func gitDirShaped(dir string) bool {
+	_, err1 := os.Stat(filepath.Join(dir, "HEAD"))
+	_, err2 := os.Stat(filepath.Join(dir, "objects"))
+	return err1 == nil || err2 == nil
 }

@@ -85,7 +85,7 @@ func Escalated(o Options, segments [][]string) []gate.Reason {
 	})
 	if !followed {
 		out = append([]gate.Reason{{Check: gate.CheckSensitive, Match: "cd", Source: "resolved path",
-			Message: "the text sets CDPATH or a shell option (cdable_vars), so where its cd goes, and what its words then reach, cannot be known"}}, out...)
+			Message: "where the text's cd goes (pushd, a target with a glob or an expansion, CDPATH or a shell option, more places than are followed), and so what its words then reach, cannot be known"}}, out...)
 	}
 	return out
 }

@@ -103,7 +103,7 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 	dirs, complete := Dirs(o.Cwd, o.Home, commands)
 	if !complete {
 		r.add(gate.Reason{Check: gate.CheckSensitive, Match: "cd", Source: "resolved path",
-			Message: fmt.Sprintf("the text changes directory to more than %d places, which are not all followed", maxDirs)})
+			Message: fmt.Sprintf("where the text's cd goes cannot be followed (pushd, a target with a glob or an expansion, or more than %d places)", maxDirs)})
 	}
 	all := []string{o.Cwd}
 	for i, argv := range commands {
@@ -313,6 +313,13 @@ func Dirs(cwd, home string, commands [][]string) (dirs [][]string, complete bool
 		if len(argv) == 0 || !changesDir(argv[0]) {
 			continue
 		}
+		if !followable(argv) {
+			// Where it goes is not known: the directories of the later
+			// commands are not either ("pushd sub", "cd su*", "cd
+			// $(echo sub)" went there, while the words after them were
+			// judged here: a red team's).
+			complete = false
+		}
 		next := slices.Clone(cur)
 		for _, d := range cur {
 			r := &resolver{o: Options{Cwd: d, Home: home}, seen: map[string]bool{}, cdLookup: lookup}
@@ -329,6 +336,29 @@ func Dirs(cwd, home string, commands [][]string) (dirs [][]string, complete bool
 		cur = next
 	}
 	return dirs, complete
+}
+
+// followable reports whether a cd's target can be known from its words:
+// cd with one plain word (or none), not pushd or popd, not "cd -", no
+// glob, brace, expansion or quote left in the target.
+func followable(argv []string) bool {
+	if path.Base(argv[0]) != "cd" {
+		return false
+	}
+	var targets []string
+	for i, w := range argv[1:] {
+		if w == "--" {
+			targets = append(targets, argv[i+2:]...)
+			break
+		}
+		if !strings.HasPrefix(w, "-") || w == "-" {
+			targets = append(targets, w)
+		}
+	}
+	if len(targets) > 1 || len(targets) == 1 && (targets[0] == "-" || strings.ContainsAny(targets[0], "*?[{}$`'\"\\")) {
+		return false
+	}
+	return true
 }
 
 // changesDir reports whether prog changes the shell's directory.
