@@ -291,6 +291,12 @@ func resolvedWords(j *Judgement) []string {
 	return resolve.Binding(diskOptions(j), j.Decision.Segments())
 }
 
+// Unbound reports whether no approval of j can hold for a later run:
+// where its cd goes cannot be followed, so what its words reach then is
+// not known ([resolve.Unbound]). Such a command is not kept for approval
+// from another terminal, nor handed to exec with a host ticket.
+func (j *Judgement) Unbound() bool { return resolve.Unbound(resolvedWords(j)) }
+
 // diskOptions are what reading j's words on disk needs.
 func diskOptions(j *Judgement) resolve.Options {
 	return resolve.Options{Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths}

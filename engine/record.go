@@ -194,6 +194,12 @@ type Denial struct {
 func (x *Escalation) Refuse(r Route) Denial {
 	j := x.J
 	x.Rec.Outcome = r.Outcome
+	if r.Hold && j.Unbound() {
+		// An approval would never hold for the retry: say so, rather
+		// than name an id that approves nothing.
+		r.Hold = false
+		r.Context += "; it cannot be approved for a later run either, since where its cd goes cannot be followed: write the directory as a plain word"
+	}
 	if r.Hold {
 		p, err := x.e.hold(j, x.Rec.ID)
 		if err != nil {

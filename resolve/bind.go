@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"strings"
 	"syscall"
 	"time"
 
@@ -149,9 +150,18 @@ func Binding(o Options, segments [][]string) []string {
 		// its words name: no approval of it holds for a later run.
 		var nonce [16]byte
 		_, _ = rand.Read(nonce[:])
-		out = append(out, fmt.Sprintf("\x00cd not followed %x", nonce))
+		out = append(out, fmt.Sprintf(unboundMark+"%x", nonce))
 	}
 	return out
+}
+
+// unboundMark starts the entry of a binding that holds for no later run.
+const unboundMark = "\x00cd not followed "
+
+// Unbound reports whether binding holds for no later run: where the
+// text's cd goes cannot be followed, so no approval of it can be kept.
+func Unbound(binding []string) bool {
+	return len(binding) > 0 && strings.HasPrefix(binding[len(binding)-1], unboundMark)
 }
 
 // implicitInputs are the files build and test runners read from the
