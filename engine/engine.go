@@ -89,6 +89,11 @@ type Judgement struct {
 	Hardened bool
 	// HostTicket is the proposal's.
 	HostTicket string
+
+	// binding is what the files its words reach are now, read once per
+	// judgement ([resolvedWords]): routing, holding, ticketing and the
+	// checks of every waiting approval read the same reading.
+	binding *[]string
 }
 
 // Judge decides p under cfg: the pure decision, then the checks that look

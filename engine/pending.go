@@ -288,7 +288,11 @@ func reasonKey(r gate.Reason) string {
 // at its first reason to ask ("> copy.txt"), but it opens the others too;
 // a hard link swapped in keeps the path but not the file.
 func resolvedWords(j *Judgement) []string {
-	return resolve.Binding(diskOptions(j), j.Decision.Segments())
+	if j.binding == nil {
+		b := resolve.Binding(diskOptions(j), j.Decision.Segments())
+		j.binding = &b
+	}
+	return *j.binding
 }
 
 // Unbound reports whether no approval of j can hold for a later run:

@@ -68,7 +68,7 @@ func (e *Engine) Route(j *Judgement) Route {
 			return Route{Action: Run, Outcome: audit.OutcomeApprovedOutOfBand}
 		}
 		// A person said yes to exactly this in the host's own dialog.
-		if _, ok := e.hostGrant(j); ok && j.HostTicket != "" {
+		if _, ok := e.hostGrant(j); ok {
 			return Route{Action: Run, Outcome: audit.OutcomeApprovedHost}
 		}
 	}

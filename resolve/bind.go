@@ -35,10 +35,16 @@ const MaxBinding = 512
 
 // words calls fn for each candidate path of each word of segments, with
 // the resolver for the directory the word's part runs in. It reports
-// false when a cd of the text cannot be followed (CDPATH, cdable_vars):
-// then the directories are not known.
-func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) (followed bool) {
+// false when a cd of the text cannot be followed (pushd, a target with
+// a glob or an expansion, CDPATH, cdable_vars): then the directories are
+// not known. all are the directories the text's last part may run in,
+// every one it reaches.
+func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) (followed bool, all []string) {
 	dirs, followed := Dirs(o.Cwd, o.Home, segments)
+	all = []string{o.Cwd}
+	if len(dirs) > 0 {
+		all = dirs[len(dirs)-1]
+	}
 	if cdMayLookUp(segments) {
 		for _, argv := range segments {
 			if len(argv) > 0 && changesDir(argv[0]) {
@@ -63,7 +69,7 @@ func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) (f
 			}
 		}
 	}
-	return followed
+	return followed, all
 }
 
 // Escalated judges every word of an escalated text as a path where it
@@ -74,7 +80,7 @@ func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) (f
 func Escalated(o Options, segments [][]string) []gate.Reason {
 	var out []gate.Reason
 	seen := map[string]bool{}
-	followed := words(o, segments, func(r *resolver, w, c string) {
+	followed, _ := words(o, segments, func(r *resolver, w, c string) {
 		r.path(w, c, false)
 		for _, why := range r.out {
 			key := string(why.Check) + "\x00" + why.Match + "\x00" + why.Message
@@ -124,7 +130,7 @@ func Binding(o Options, segments [][]string) []string {
 			out = append(out, entry)
 		}
 	}
-	followed := words(o, segments, func(r *resolver, w, c string) {
+	followed, dirs := words(o, segments, func(r *resolver, w, c string) {
 		bind(r, w, c)
 		// A directory run as a program's input runs what it holds
 		// ("python3 pkg" runs pkg/__main__.py).
@@ -135,13 +141,10 @@ func Binding(o Options, segments [][]string) []string {
 	// What the build and test runners read without a word naming it,
 	// where the text runs: "make -s" approved, then the Makefile edited,
 	// ran the edit (a red team's).
-	dirs, _ := Dirs(o.Cwd, o.Home, segments)
-	if len(dirs) > 0 {
-		r := newResolver(o)
-		for _, d := range dirs[len(dirs)-1] {
-			for _, name := range implicitInputs {
-				bind(r, name, path.Join(d, name))
-			}
+	r := newResolver(o)
+	for _, d := range dirs {
+		for _, name := range implicitInputs {
+			bind(r, name, path.Join(d, name))
 		}
 	}
 	out = append(out, fmt.Sprintf("\x00all %x", all.Sum(nil)))
