@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/agentgate/agentgate/internal/shparse"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -256,7 +257,7 @@ func runsElevated(f *syntax.File, err error, path string) bool {
 	if !ok || len(c.Args) == 0 || len(c.Assigns) > 0 || st.Background || st.Coprocess || len(st.Redirs) > 0 {
 		return false
 	}
-	v, ok := gate.StaticValue(c.Args[0])
+	v, ok := shparse.Value(c.Args[0])
 	if !ok || !elevators[filepath.Base(v)] {
 		return false
 	}

@@ -798,7 +798,7 @@ func forkBombIn(s *shparse.Script, text string, file *syntax.File, segs [][]stri
 				// A shell string inside: its functions count too.
 				var argv []string
 				for _, w := range call.Args {
-					v, ok := staticValueOf(w)
+					v, ok := shparse.Value(w)
 					if !ok {
 						break
 					}
@@ -822,7 +822,7 @@ func forkBombIn(s *shparse.Script, text string, file *syntax.File, segs [][]stri
 				switch m := m.(type) {
 				case *syntax.CallExpr:
 					if len(m.Args) > 0 {
-						callee, _ := staticValueOf(m.Args[0]) // "\f" and "'f'" call f too
+						callee, _ := shparse.Value(m.Args[0]) // "\f" and "'f'" call f too
 						if selfName(m.Args[0]) {
 							callee = name
 						}

@@ -168,8 +168,8 @@ func shellString(req Request, file *syntax.File, d Decision) (Decision, bool) {
 	}
 	var argv []string
 	for _, w := range call.Args {
-		v, ok := staticValueOf(w)
-		if !ok || expansion(w, false) != "" {
+		v, ok := shparse.Value(w)
+		if !ok || shparse.Expansion(w, false) != "" {
 			return d, false
 		}
 		argv = append(argv, v)

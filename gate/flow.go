@@ -92,7 +92,7 @@ func (fl *textFlow) walk(p Paths, f *syntax.File, depth int) {
 			switch n.Op {
 			case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
 				if n.Word != nil {
-					if t, ok := wordTemplate(n.Word); ok {
+					if t, ok := shparse.Template(n.Word); ok {
 						fl.outputs = append(fl.outputs, t)
 					}
 				}
@@ -128,12 +128,12 @@ func (fl *textFlow) assign(p Paths, a *syntax.Assign) {
 // made only of variables already known; "~" and "~/" are expanded as
 // bash expands them in an assignment.
 func (fl *textFlow) value(p Paths, w *syntax.Word) (string, bool) {
-	t, ok := wordTemplate(w)
+	t, ok := shparse.Template(w)
 	if !ok {
 		return "", false
 	}
-	if _, static := staticWord(w); static {
-		fields, err := wordFields(w)
+	if _, static := shparse.Static(w); static {
+		fields, err := shparse.Fields(w)
 		if err != nil || len(fields) != 1 {
 			return "", false
 		}
@@ -160,9 +160,9 @@ func (fl *textFlow) value(p Paths, w *syntax.Word) (string, bool) {
 func (fl *textFlow) call(p Paths, c *syntax.CallExpr, depth int) {
 	var argv []string
 	for _, w := range c.Args {
-		if t, ok := wordTemplate(w); ok {
-			if _, static := staticWord(w); static {
-				if fields, err := wordFields(w); err == nil && len(fields) == 1 {
+		if t, ok := shparse.Template(w); ok {
+			if _, static := shparse.Static(w); static {
+				if fields, err := shparse.Fields(w); err == nil && len(fields) == 1 {
 					t = fields[0]
 				}
 			}

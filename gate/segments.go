@@ -422,7 +422,7 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 	if f == nil {
 		return nil, nil
 	}
-	static := staticWords
+	static := shparse.Values
 	// feed hands input to the shell or xargs st runs; words is what
 	// xargs reads of it when that differs (quoted "~" and "$" reach it
 	// as they are: xargs expands nothing, so "echo '~' | xargs rm -rf"
@@ -505,7 +505,7 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 			// ". <(echo ...)", "source <(printf ...)", "sh <(echo ...)"
 			// run what the substitution prints.
 			if len(n.Args) >= 2 {
-				if prog, ok := staticValueOf(n.Args[0]); ok && (prog == "." || prog == "source" || isShell(prog)) {
+				if prog, ok := shparse.Value(n.Args[0]); ok && (prog == "." || prog == "source" || isShell(prog)) {
 					for _, w := range n.Args[1:] {
 						texts = append(texts, procText(w)...)
 					}
@@ -520,7 +520,7 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 						feed(n, t)
 					}
 				case syntax.WordHdoc:
-					if v, ok := staticValueOf(r.Word); ok {
+					if v, ok := shparse.Value(r.Word); ok {
 						feed(n, v, literalWords(r.Word, v)...)
 					} else if r.Word != nil {
 						// "bash <<< \"rm -rf $HOME\"": the text with its
@@ -597,7 +597,7 @@ func blindShell(f *syntax.File) (string, bool) {
 		}
 		var argv []string
 		for _, w := range call.Args {
-			v, ok := staticValueOf(w)
+			v, ok := shparse.Value(w)
 			if !ok {
 				return true
 			}
@@ -620,8 +620,8 @@ func blindShell(f *syntax.File) (string, bool) {
 				}
 			}
 			if x, ok := b.X.Cmd.(*syntax.CallExpr); ok && len(x.Args) > 0 {
-				if p, ok := staticValueOf(x.Args[0]); ok && (p == "echo" || p == "printf") {
-					if _, static := staticWords(x.Args); static {
+				if p, ok := shparse.Value(x.Args[0]); ok && (p == "echo" || p == "printf") {
+					if _, static := shparse.Values(x.Args); static {
 						return true // literal: judged as its text (feeds)
 					}
 				}
@@ -654,12 +654,12 @@ func writtenScript(f *syntax.File) (string, bool) {
 		case *syntax.Redirect:
 			switch n.Op {
 			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
-				if v, ok := staticValueOf(n.Word); ok {
+				if v, ok := shparse.Value(n.Word); ok {
 					written[path.Clean(v)] = true
 				}
 			}
 		case *syntax.CallExpr:
-			argv, ok := staticWords(n.Args)
+			argv, ok := shparse.Values(n.Args)
 			if !ok || len(argv) < 2 {
 				return true
 			}
@@ -698,22 +698,6 @@ func writtenScript(f *syntax.File) (string, bool) {
 		return true
 	})
 	return found, found != ""
-}
-
-// StaticWords are the values of words as the gate reads them (see
-// [StaticValue]); ok is false when one has no static value.
-func StaticWords(ws []*syntax.Word) ([]string, bool) { return staticWords(ws) }
-
-func staticWords(ws []*syntax.Word) ([]string, bool) {
-	var out []string
-	for _, w := range ws {
-		v, ok := staticValueOf(w)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, v)
-	}
-	return out, true
 }
 
 // literalWords are the words xargs reads of a word's value v: where the
@@ -865,8 +849,8 @@ func parsedSegments(text string, f *syntax.File) (out [][]string, overBudget boo
 	words := func(ws []*syntax.Word) []string {
 		var argv []string
 		for _, w := range ws {
-			if _, static := staticWord(w); static {
-				fields, err := wordFields(w)
+			if _, static := shparse.Static(w); static {
+				fields, err := shparse.Fields(w)
 				if err == nil && len(fields) > 0 {
 					argv = append(argv, fields...)
 					continue
@@ -874,7 +858,7 @@ func parsedSegments(text string, f *syntax.File) (out [][]string, overBudget boo
 				var be *BudgetError
 				overBudget = overBudget || errors.As(err, &be)
 			}
-			if t, ok := wordTemplate(w); ok {
+			if t, ok := shparse.Template(w); ok {
 				argv = append(argv, t)
 				continue
 			}
@@ -939,46 +923,4 @@ func isShell(prog string) bool {
 		return true
 	}
 	return false
-}
-
-// wordTemplate spells a word that holds plain variable expansions with its
-// quotes removed and each expansion as ${NAME} ("$XDG_CONFIG_HOME"/x is
-// ${XDG_CONFIG_HOME}/x), so that the path check can expand a leading one
-// from the environment. Anything else (an operator inside ${...}, a
-// command substitution) is not a template.
-func wordTemplate(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	var part func(p syntax.WordPart) bool
-	part = func(p syntax.WordPart) bool {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(p.Value)
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return false
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				if !part(q) {
-					return false
-				}
-			}
-		case *syntax.ParamExp:
-			if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil ||
-				p.Repl != nil || p.Names != 0 || p.Exp != nil {
-				return false
-			}
-			b.WriteString("${" + p.Param.Value + "}")
-		default:
-			return false
-		}
-		return true
-	}
-	for _, p := range w.Parts {
-		if !part(p) {
-			return "", false
-		}
-	}
-	return b.String(), true
 }

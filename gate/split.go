@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"github.com/agentgate/agentgate/internal/shparse"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -86,7 +87,7 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 			var a []Arg
 			for i, w := range c.Args {
 				arg, r, ok := wordArg(req.Text, w, i)
-				if e := strictExpansion(w); ok && e != "" {
+				if e := shparse.Strict(w); ok && e != "" {
 					r, ok = Reason{Check: CheckWords, Match: arg.Value, Message: fmt.Sprintf("word %d (%s) is not literal (%s)", i+1, arg.Value, e)}, false
 				}
 				if !ok {
@@ -167,8 +168,8 @@ func badRedirect(text string, r *syntax.Redirect) (target string, why Reason, ok
 	src := text[r.Pos().Offset():r.End().Offset()]
 	literal := false
 	if r.Word != nil {
-		if _, static := staticWord(r.Word); static && strictExpansion(r.Word) == "" {
-			if fields, err := wordFields(r.Word); err == nil && len(fields) == 1 {
+		if _, static := shparse.Static(r.Word); static && shparse.Strict(r.Word) == "" {
+			if fields, err := shparse.Fields(r.Word); err == nil && len(fields) == 1 {
 				target, literal = fields[0], true
 			}
 		}
@@ -230,14 +231,14 @@ func cdTarget(req Request, f *syntax.File) string {
 	if !ok || len(call.Assigns) > 0 || len(call.Args) != 2 || len(st.Redirs) > 0 || st.Negated || st.Background {
 		return ""
 	}
-	if v, _ := staticValueOf(call.Args[0]); v != "cd" { // "c\d" is cd to bash
+	if v, _ := shparse.Value(call.Args[0]); v != "cd" { // "c\d" is cd to bash
 		return ""
 	}
 	w := call.Args[1]
-	if _, static := staticWord(w); !static || expansion(w, true) == "glob" || expansion(w, true) == "brace" {
+	if _, static := shparse.Static(w); !static || shparse.Expansion(w, true) == "glob" || shparse.Expansion(w, true) == "brace" {
 		return ""
 	}
-	fields, err := wordFields(w)
+	fields, err := shparse.Fields(w)
 	if err != nil || len(fields) != 1 {
 		return ""
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentgate/agentgate/internal/shparse"
@@ -66,10 +65,10 @@ func literalFile(f *syntax.File) (ok bool) {
 		if !isWord {
 			continue
 		}
-		if _, static := staticWord(w); !static {
+		if _, static := shparse.Static(w); !static {
 			return false
 		}
-		if e := expansion(w, false); e == "glob" || e == "brace" {
+		if e := shparse.Expansion(w, false); e == "glob" || e == "brace" {
 			return false
 		}
 	}
@@ -132,11 +131,11 @@ func shellWords(text string, f *syntax.File, err error) (args []Arg, why Reason,
 // quoting such as $'\n'.
 func wordArg(text string, w *syntax.Word, i int) (Arg, Reason, bool) {
 	src := text[w.Pos().Offset():w.End().Offset()]
-	if part, static := staticWord(w); !static {
+	if part, static := shparse.Static(w); !static {
 		return Arg{}, Reason{Check: CheckWords, Match: src,
 			Message: fmt.Sprintf("word %d (%s) contains %s, whose value the gate cannot know", i+1, src, part)}, false
 	}
-	fields, err := wordFields(w)
+	fields, err := shparse.Fields(w)
 	if be := (*BudgetError)(nil); errors.As(err, &be) {
 		return Arg{}, Reason{Check: CheckWords, Match: src,
 			Message: fmt.Sprintf("word %d (%s): %v", i+1, src, be)}, false
@@ -153,87 +152,7 @@ func wordArg(text string, w *syntax.Word, i int) (Arg, Reason, bool) {
 				Message: fmt.Sprintf("word %d (%s) holds a control or invisible character (%U)", i+1, src, r)}, false
 		}
 	}
-	return Arg{Value: fields[0], Expands: expansion(w, i == 0)}, Reason{}, true
-}
-
-// wordFields removes quotes from a static word (and expands braces, which
-// can make several fields). A single plain literal with no backslash or
-// brace is its own value, which saves the expander's cost in the common
-// case.
-func wordFields(w *syntax.Word) ([]string, error) {
-	if len(w.Parts) == 1 {
-		if lit, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(lit.Value, "\\{") {
-			return []string{lit.Value}, nil
-		}
-	}
-	if n := braceFields(w); n > MaxBraceFields {
-		return nil, &BudgetError{What: "brace expansion", Limit: MaxBraceFields}
-	}
-	return expand.Fields(nil, w)
-}
-
-// staticWord reports whether every part of w is a literal or a quoted
-// literal, so that quote removal alone gives its value. Otherwise it names
-// the first part that depends on state (a variable, an arithmetic
-// expansion, an extended glob).
-func staticWord(w *syntax.Word) (string, bool) {
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit, *syntax.SglQuoted:
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				if _, lit := q.(*syntax.Lit); !lit {
-					return describePart(q), false
-				}
-			}
-		default:
-			return describePart(p), false
-		}
-	}
-	return "", true
-}
-
-func describePart(p syntax.WordPart) string {
-	switch p.(type) {
-	case *syntax.ParamExp:
-		return "a variable expansion"
-	case *syntax.CmdSubst:
-		return "a command substitution"
-	case *syntax.ArithmExp:
-		return "an arithmetic expansion"
-	case *syntax.ProcSubst:
-		return "a process substitution"
-	case *syntax.ExtGlob:
-		return "an extended glob"
-	}
-	return fmt.Sprintf("an expansion (%T)", p)
-}
-
-// expansion names what bash still expands in an unquoted literal part of
-// the word: "glob", "brace" or "tilde". A character escaped with a
-// backslash ("\*.py") is literal; an escaped backslash is not an escape
-// of what follows ("\\*" still globs).
-func expansion(w *syntax.Word, first bool) string {
-	for i, p := range w.Parts {
-		lit, ok := p.(*syntax.Lit)
-		if !ok {
-			continue
-		}
-		v := unescaped(lit.Value)
-		switch {
-		case strings.ContainsAny(v, "*?["):
-			return "glob"
-		case braces(v):
-			return "brace"
-		case i == 0 && strings.HasPrefix(v, "~"):
-			return "tilde"
-		case strings.Contains(v, "=~") || strings.Contains(v, ":~"):
-			// bash expands a tilde after "=" or ":" in assignment-like
-			// words (--opt=~/x).
-			return "tilde"
-		}
-	}
-	return ""
+	return Arg{Value: fields[0], Expands: shparse.Expansion(w, i == 0)}, Reason{}, true
 }
 
 // construct names the kind of statement for a reason.
@@ -281,76 +200,6 @@ func construct(st *syntax.Stmt) string {
 	return fmt.Sprintf("%T", st.Cmd)
 }
 
-// braces reports whether bash may brace-expand a literal: a "{" with a
-// later "}" and a "," or ".." between them ("{a,b}", "{1..3}"). "{}",
-// "{x}" and "repos/{owner}/pulls" stay as written. It errs towards
-// yes: the pair need not be matched.
-func braces(s string) bool {
-	open := strings.IndexByte(s, '{')
-	if open < 0 {
-		return false
-	}
-	end := strings.LastIndexByte(s, '}')
-	if end < open {
-		return false
-	}
-	inner := s[open+1 : end]
-	return strings.ContainsRune(inner, ',') || strings.Contains(inner, "..")
-}
-
-// unescaped replaces every backslash and the character it escapes with
-// "_", so that only the characters bash reads as special remain.
-func unescaped(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	b := []byte(s)
-	for i := 0; i < len(b); i++ {
-		if b[i] == '\\' {
-			b[i] = '_'
-			if i+1 < len(b) {
-				i++
-				b[i] = '_'
-			}
-		}
-	}
-	return string(b)
-}
-
-// strictExpansion is expansion as split mode judges words: any unquoted
-// "*", "?", "[", "{" or "}", escaped or not, and a leading "~" count, as
-// the inspect package (the independent check of split mode's fuzz test)
-// reads them.
-func strictExpansion(w *syntax.Word) string {
-	for i, p := range w.Parts {
-		lit, ok := p.(*syntax.Lit)
-		if !ok {
-			continue
-		}
-		switch {
-		case strings.ContainsAny(lit.Value, "*?["):
-			return "glob"
-		case strings.ContainsAny(lit.Value, "{}") && !isBracePair(w):
-			return "brace"
-		case i == 0 && strings.HasPrefix(lit.Value, "~"):
-			return "tilde"
-		case strings.Contains(lit.Value, "=~") || strings.Contains(lit.Value, ":~"):
-			return "tilde"
-		}
-	}
-	return expansion(w, false)
-}
-
-// isBracePair reports a word that is exactly "{}", unquoted: bash leaves
-// it as it is (find -exec's placeholder), with nothing to expand.
-func isBracePair(w *syntax.Word) bool {
-	if len(w.Parts) != 1 {
-		return false
-	}
-	lit, ok := w.Parts[0].(*syntax.Lit)
-	return ok && lit.Value == "{}"
-}
-
 // printsOnly are the programs whose operands are only printed: a variable
 // there is shown, not run or opened.
 func printsOnly(prog string) bool { return prog == "echo" || prog == "printf" }
@@ -395,23 +244,4 @@ func plainVariables(w *syntax.Word) bool {
 		return true
 	}
 	return ok(w.Parts) && seen
-}
-
-// StaticValue is a word's value as the gate reads it: after quote
-// removal, when no part of it depends on state and it is one field. Other
-// packages that read words of the parse read them here.
-func StaticValue(w *syntax.Word) (string, bool) { return staticValueOf(w) }
-
-// staticValueOf is a word's value after quote removal, when no part of it
-// depends on state (variables, substitutions) and it is one field;
-// globs, braces and tildes are left as written (see [expansion]).
-func staticValueOf(w *syntax.Word) (string, bool) {
-	if _, static := staticWord(w); !static {
-		return "", false
-	}
-	fields, err := wordFields(w)
-	if err != nil || len(fields) != 1 {
-		return "", false
-	}
-	return fields[0], true
 }

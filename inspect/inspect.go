@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentgate/agentgate/internal/shparse"
@@ -304,67 +303,38 @@ func (w *walker) assign(a *syntax.Assign, depth int) Assign {
 	return out
 }
 
-// word describes a word: its literal value, or what it expands.
+// word describes a word: its literal value, or what it expands, as the
+// one reading of a word ([shparse.Expansions], [shparse.Value]) says.
 func (w *walker) word(word *syntax.Word, depth int) Word {
-	out := Word{Text: w.text(word)}
-	seen := map[string]bool{}
-	note := func(k string) {
-		if !seen[k] {
-			seen[k] = true
-			out.Expands = append(out.Expands, k)
-		}
-	}
-	var visit func(parts []syntax.WordPart, quoted bool)
-	visit = func(parts []syntax.WordPart, quoted bool) {
-		for i, p := range parts {
+	out := Word{Text: w.text(word), Expands: shparse.Expansions(word)}
+	var visit func(parts []syntax.WordPart)
+	visit = func(parts []syntax.WordPart) {
+		for _, p := range parts {
 			switch p := p.(type) {
-			case *syntax.Lit:
-				if quoted {
-					continue
-				}
-				if strings.ContainsAny(p.Value, "*?[") {
-					note("glob")
-				}
-				// "{}" alone is find -exec's placeholder: bash leaves it.
-				if strings.ContainsAny(p.Value, "{}") && !(len(word.Parts) == 1 && p.Value == "{}") {
-					note("brace")
-				}
-				if i == 0 && strings.HasPrefix(p.Value, "~") {
-					note("tilde")
-				}
-			case *syntax.SglQuoted:
 			case *syntax.DblQuoted:
-				visit(p.Parts, true)
+				visit(p.Parts)
 			case *syntax.ParamExp:
-				note("variable")
 				out.Substs = append(out.Substs, w.nested(p, depth)...)
 			case *syntax.CmdSubst:
-				note("substitution")
 				kind := "$(...)"
 				if p.Backquotes {
 					kind = "`...`"
 				}
 				out.Substs = append(out.Substs, Subst{Kind: kind, Text: w.text(p), Nodes: w.stmts(p.Stmts, depth+1)})
 			case *syntax.ProcSubst:
-				note("substitution")
 				out.Substs = append(out.Substs, Subst{Kind: p.Op.String() + "...)", Text: w.text(p), Nodes: w.stmts(p.Stmts, depth+1)})
 			case *syntax.ArithmExp:
-				note("arithmetic")
 				out.Substs = append(out.Substs, Subst{Kind: "$((...))", Text: w.text(p)})
 				out.Substs = append(out.Substs, w.nested(p, depth)...)
-			case *syntax.ExtGlob:
-				note("glob")
-			default:
-				note(fmt.Sprintf("%T", p))
 			}
 		}
 	}
-	visit(word.Parts, false)
+	visit(word.Parts)
 	if len(out.Expands) == 0 {
-		if fields, err := expand.Fields(nil, word); err == nil && len(fields) == 1 {
-			out.Literal, out.Value = true, fields[0]
+		if v, ok := shparse.Value(word); ok {
+			out.Literal, out.Value = true, v
 		} else {
-			note("brace")
+			out.Expands = []string{"brace"}
 		}
 	}
 	return out

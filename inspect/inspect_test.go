@@ -127,3 +127,19 @@ func FuzzParse(f *testing.F) {
 		check(s.Nodes)
 	})
 }
+
+// TestWordsReadAsTheGateReadsThem: the inspector takes a word's expansion
+// from the one reading of words (shparse). It once called "--opt=~/x"
+// literal, while the gate (and bash) expand its "~".
+func TestWordsReadAsTheGateReadsThem(t *testing.T) {
+	s := inspect.Parse("ls --opt=~/x a=~ '~'")
+	if s.Error != "" || len(s.Nodes) != 1 {
+		t.Fatalf("parse: %+v", s)
+	}
+	ws := s.Nodes[0].Words
+	for i, want := range []bool{true, false, false, true} {
+		if ws[i].Literal != want {
+			t.Errorf("word %q: literal %v, want %v (expands %v)", ws[i].Text, ws[i].Literal, want, ws[i].Expands)
+		}
+	}
+}

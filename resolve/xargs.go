@@ -97,7 +97,7 @@ func xargsInputs(text string, s *shparse.Script, depth int) (roots []string, bli
 
 // shellString is the text a "bash -c TEXT" (or sh, dash, zsh ...) runs.
 func shellString(c *syntax.CallExpr) (string, bool) {
-	argv, ok := gate.StaticWords(c.Args)
+	argv, ok := shparse.Values(c.Args)
 	if !ok {
 		return "", false
 	}
@@ -125,7 +125,7 @@ func inputRedirect(st *syntax.Stmt) bool {
 // newline ("-d Z" splits a planted name "Z.envZ" into .env) or an
 // end-of-input string. The options are the catalogue's reading of xargs.
 func xargsPassesNames(c *syntax.CallExpr) bool {
-	argv, ok := gate.StaticWords(c.Args)
+	argv, ok := shparse.Values(c.Args)
 	if !ok {
 		return false
 	}
@@ -349,12 +349,12 @@ var lsBareLong = map[string]bool{"--almost-all": true, "--ignore-backups": true,
 	"--dereference": true, "--dereference-command-line": true, "--reverse": true, "--group-directories-first": true,
 	"--human-readable": true, "--literal": true, "--no-group": true}
 
-// staticValue is a word's value as the gate reads it (gate.StaticValue:
+// staticValue is a word's value as the gate reads it (shparse.Value, the one reading of a word:
 // quotes, escapes and braces as bash removes and expands them), so that
 // this package and the gate never read one word two ways; an empty word
 // is no value here.
 func staticValue(w *syntax.Word) (string, bool) {
-	v, ok := gate.StaticValue(w)
+	v, ok := shparse.Value(w)
 	return v, ok && v != ""
 }
 

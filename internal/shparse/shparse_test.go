@@ -12,13 +12,14 @@ import (
 )
 
 // TestOneParser: no package but this one makes a parser of command text
-// (issue 16: the gate, the resolver and the inspector each made their own,
-// and readings of one command could differ). Tests may make their own.
+// or reads its words with mvdan.cc/sh/v3/expand (issue 16: the gate, the
+// resolver and the inspector each made their own, and readings of one
+// command could differ). Tests may make their own.
 func TestOneParser(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
 	fset := token.NewFileSet()
-	found := 0
+	found, expands := 0, 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -32,6 +33,14 @@ func TestOneParser(t *testing.T) {
 		f, err := parser.ParseFile(fset, path, nil, 0)
 		if err != nil {
 			return err
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"mvdan.cc/sh/v3/expand"` {
+				expands++
+				if filepath.Dir(path) != filepath.Dir(file) {
+					t.Errorf("%s reads words of command text with mvdan.cc/sh/v3/expand; use shparse.Value, Fields or Expansion", fset.Position(imp.Pos()))
+				}
+			}
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			sel, ok := n.(*ast.SelectorExpr)
@@ -51,8 +60,8 @@ func TestOneParser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if found == 0 {
-		t.Fatal("no syntax.NewParser found at all: the test reads nothing")
+	if found == 0 || expands == 0 {
+		t.Fatal("no syntax.NewParser or expand import found at all: the test reads nothing")
 	}
 }
 

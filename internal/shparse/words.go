@@ -1,0 +1,288 @@
+package shparse
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// This file is the one reading of a word of the parse: its value after
+// quote removal, what bash would still expand in it, and its spelling as
+// a template of plain variables. The gate, the resolver, the engine's plan
+// and the inspector all read words here, so that no two of them can take
+// one word two ways (the inspector once called "--opt=~/x" a literal
+// while the gate knew bash expands that "~"). TestOneParser fails when
+// another package imports mvdan.cc/sh/v3/expand.
+
+// Static reports whether every part of w is a literal or a quoted
+// literal, so that quote removal alone gives its value. Otherwise it names
+// the first part that depends on state (a variable, an arithmetic
+// expansion, an extended glob).
+func Static(w *syntax.Word) (part string, ok bool) {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, lit := q.(*syntax.Lit); !lit {
+					return DescribePart(q), false
+				}
+			}
+		default:
+			return DescribePart(p), false
+		}
+	}
+	return "", true
+}
+
+// DescribePart names a part of a word that depends on state, for a
+// reason shown to a person.
+func DescribePart(p syntax.WordPart) string {
+	switch p.(type) {
+	case *syntax.ParamExp:
+		return "a variable expansion"
+	case *syntax.CmdSubst:
+		return "a command substitution"
+	case *syntax.ArithmExp:
+		return "an arithmetic expansion"
+	case *syntax.ProcSubst:
+		return "a process substitution"
+	case *syntax.ExtGlob:
+		return "an extended glob"
+	}
+	return fmt.Sprintf("an expansion (%T)", p)
+}
+
+// Fields removes quotes from a static word (see [Static]) and expands its
+// braces, which can make several fields; a brace expansion past
+// [MaxBraceFields] is a [BudgetError], not expanded. A single plain
+// literal with no backslash or brace is its own value, which saves the
+// expander's cost in the common case. Globs and tildes are left as
+// written.
+func Fields(w *syntax.Word) ([]string, error) {
+	if len(w.Parts) == 1 {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(lit.Value, "\\{") {
+			return []string{lit.Value}, nil
+		}
+	}
+	if _, ok := Static(w); !ok {
+		return nil, fmt.Errorf("the word depends on state: its fields are not known from the text")
+	}
+	if n := BraceFields(w); n > MaxBraceFields {
+		return nil, &BudgetError{What: "brace expansion", Limit: MaxBraceFields}
+	}
+	return expand.Fields(nil, w)
+}
+
+// Value is a word's value after quote removal, when no part of it
+// depends on state (variables, substitutions) and it is one field; globs,
+// braces and tildes are left as written (see [Expansion]).
+func Value(w *syntax.Word) (string, bool) {
+	if _, static := Static(w); !static {
+		return "", false
+	}
+	fields, err := Fields(w)
+	if err != nil || len(fields) != 1 {
+		return "", false
+	}
+	return fields[0], true
+}
+
+// Values are the values of words (see [Value]); ok is false when one has
+// no static value.
+func Values(ws []*syntax.Word) ([]string, bool) {
+	var out []string
+	for _, w := range ws {
+		v, ok := Value(w)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return out, true
+}
+
+// Expansion names what bash still expands in an unquoted literal part of
+// the word: "glob", "brace" or "tilde" ("" when nothing). A character
+// escaped with a backslash ("\*.py") is literal; an escaped backslash is
+// not an escape of what follows ("\\*" still globs). This is bash's
+// exact reading; [Expansions] is the wider one.
+func Expansion(w *syntax.Word, first bool) string {
+	for i, p := range w.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		v := unescaped(lit.Value)
+		switch {
+		case strings.ContainsAny(v, "*?["):
+			return "glob"
+		case braces(v):
+			return "brace"
+		case i == 0 && strings.HasPrefix(v, "~"):
+			return "tilde"
+		case strings.Contains(v, "=~") || strings.Contains(v, ":~"):
+			// bash expands a tilde after "=" or ":" in assignment-like
+			// words (--opt=~/x).
+			return "tilde"
+		}
+	}
+	return ""
+}
+
+// Expansions are the kinds of expansion bash may still make of w, read
+// widely, in the order the word's parts show them: "glob", "brace" and
+// "tilde" for any unquoted "*", "?", "[", "{" or "}" (escaped or not, "{}"
+// alone excepted: find -exec's placeholder) and a leading "~" or one
+// after "=" or ":"; "variable", "substitution" and "arithmetic" for the
+// parts that depend on state, quoted or not; "glob" for an extended glob.
+// Split mode allows a word only when this is empty, and the inspector
+// shows it.
+func Expansions(w *syntax.Word) []string {
+	var out []string
+	note := func(k string) {
+		for _, o := range out {
+			if o == k {
+				return
+			}
+		}
+		out = append(out, k)
+	}
+	placeholder := len(w.Parts) == 1 && isLit(w.Parts[0], "{}")
+	var visit func(parts []syntax.WordPart, quoted bool)
+	visit = func(parts []syntax.WordPart, quoted bool) {
+		for i, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				if quoted {
+					continue
+				}
+				if strings.ContainsAny(p.Value, "*?[") {
+					note("glob")
+				}
+				if strings.ContainsAny(p.Value, "{}") && !placeholder {
+					note("brace")
+				}
+				if i == 0 && strings.HasPrefix(p.Value, "~") || strings.Contains(p.Value, "=~") || strings.Contains(p.Value, ":~") {
+					note("tilde")
+				}
+			case *syntax.SglQuoted:
+			case *syntax.DblQuoted:
+				visit(p.Parts, true)
+			case *syntax.ParamExp:
+				note("variable")
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				note("substitution")
+			case *syntax.ArithmExp:
+				note("arithmetic")
+			case *syntax.ExtGlob:
+				note("glob")
+			default:
+				note(fmt.Sprintf("%T", p))
+			}
+		}
+	}
+	visit(w.Parts, false)
+	if e := Expansion(w, false); e != "" {
+		note(e) // never narrower than bash's exact reading
+	}
+	return out
+}
+
+// Strict is the first of [Expansions] that an unquoted literal part
+// makes ("glob", "brace" or "tilde"), or bash's exact reading when none
+// does: how split mode judges a static word.
+func Strict(w *syntax.Word) string {
+	for _, k := range Expansions(w) {
+		switch k {
+		case "glob", "brace", "tilde":
+			return k
+		}
+	}
+	return ""
+}
+
+func isLit(p syntax.WordPart, v string) bool {
+	lit, ok := p.(*syntax.Lit)
+	return ok && lit.Value == v
+}
+
+// braces reports whether bash may brace-expand a literal: a "{" with a
+// later "}" and a "," or ".." between them ("{a,b}", "{1..3}"). "{}",
+// "{x}" and "repos/{owner}/pulls" stay as written. It errs towards
+// yes: the pair need not be matched.
+func braces(s string) bool {
+	open := strings.IndexByte(s, '{')
+	if open < 0 {
+		return false
+	}
+	end := strings.LastIndexByte(s, '}')
+	if end < open {
+		return false
+	}
+	inner := s[open+1 : end]
+	return strings.ContainsRune(inner, ',') || strings.Contains(inner, "..")
+}
+
+// unescaped replaces every backslash and the character it escapes with
+// "_", so that only the characters bash reads as special remain.
+func unescaped(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	b := []byte(s)
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\\' {
+			b[i] = '_'
+			if i+1 < len(b) {
+				i++
+				b[i] = '_'
+			}
+		}
+	}
+	return string(b)
+}
+
+// Template spells a word that holds plain variable expansions with its
+// quotes removed and each expansion as ${NAME} ("$XDG_CONFIG_HOME"/x is
+// ${XDG_CONFIG_HOME}/x), so that the path check can expand a leading one
+// from the environment. Anything else (an operator inside ${...}, a
+// command substitution, $'...') is not a template.
+func Template(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	var part func(p syntax.WordPart) bool
+	part = func(p syntax.WordPart) bool {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if !part(q) {
+					return false
+				}
+			}
+		case *syntax.ParamExp:
+			if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil ||
+				p.Repl != nil || p.Names != 0 || p.Exp != nil {
+				return false
+			}
+			b.WriteString("${" + p.Param.Value + "}")
+		default:
+			return false
+		}
+		return true
+	}
+	for _, p := range w.Parts {
+		if !part(p) {
+			return "", false
+		}
+	}
+	return b.String(), true
+}
