@@ -202,44 +202,36 @@ func (fl *textFlow) call(p Paths, c *syntax.CallExpr, depth int) {
 }
 
 // changeDir follows "cd DIR" or "pushd DIR" from the last directory the
-// text went to.
+// text went to; a change whose target cannot be known (ReadCd) makes
+// every later directory unknown.
 func (fl *textFlow) changeDir(p Paths, argv []string) {
 	fl.cd = true
-	ops := argv[1:]
-	for len(ops) > 0 && strings.HasPrefix(ops[0], "-") && ops[0] != "-" {
-		if ops[0] == "--" {
-			ops = ops[1:]
-			break
-		}
-		ops = ops[1:]
-	}
-	var dir string
-	switch {
-	case len(ops) == 0 && argv[0] == "cd":
-		dir = "~"
-	case len(ops) != 1:
-		fl.dirUnknown = true
-		return
-	default:
-		dir = ops[0]
-	}
 	q := p
 	q.flow = fl
-	dir = q.substitute(dir)
-	if e := q.expandVar(dir); e != dir {
-		dir = e
+	// The text's own variables are put in first ("D=sub; cd $D"); the
+	// words are then read as cd reads them (ReadCd).
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		words[i] = q.substitute(w)
+		if e := q.expandVar(words[i]); e != words[i] {
+			words[i] = e
+		}
 	}
-	relative := !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "~")
-	cdpath := p.Vars["CDPATH"] != "" || fl.vars["CDPATH"] != "" || fl.unknown["CDPATH"]
-	switch {
-	case dir == "" || dir == "-" || strings.HasPrefix(dir, "~-") || strings.HasPrefix(dir, "~+") ||
-		strings.ContainsAny(dir, "$`*?[") || len(fl.dirs) >= maxFlowDirs:
+	step, ok := ReadCd(words)
+	if !ok || step.Unknown != "" || len(fl.dirs) >= maxFlowDirs {
 		fl.dirUnknown = true
 		return
-	case relative && cdpath && dir != "." && dir != ".." && !strings.HasPrefix(dir, "./") && !strings.HasPrefix(dir, "../"):
+	}
+	dir := step.Target
+	if step.Home {
+		dir = "~"
+	}
+	cdpath := p.Vars["CDPATH"] != "" || fl.vars["CDPATH"] != "" || fl.unknown["CDPATH"]
+	if cdpath && step.LooksUp() {
 		fl.dirUnknown = true // CDPATH may lead anywhere
 		return
 	}
+	relative := !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "~")
 	if len(fl.dirs) > 0 {
 		q.Cwd = fl.dirs[len(fl.dirs)-1]
 	}

@@ -243,12 +243,11 @@ func cdTarget(req Request, f *syntax.File) string {
 		return ""
 	}
 	dir := fields[0]
-	switch {
-	case dir == "" || strings.HasPrefix(dir, "-") || strings.HasPrefix(dir, "~-") || strings.HasPrefix(dir, "~+"):
-		return ""
-	case strings.HasPrefix(dir, "/"), strings.HasPrefix(dir, "~"), dir == ".", dir == "..",
-		strings.HasPrefix(dir, "./"), strings.HasPrefix(dir, "../"):
-	case req.Paths.Vars["CDPATH"] != "":
+	if strings.HasPrefix(dir, "-") {
+		return "" // an option, or "cd -": not a target
+	}
+	step, _ := ReadCd([]string{"cd", dir})
+	if step.Unknown != "" || step.LooksUp() && req.Paths.Vars["CDPATH"] != "" {
 		// "cd src" looks src up in CDPATH first: not known where.
 		return ""
 	}

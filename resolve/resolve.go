@@ -338,27 +338,13 @@ func Dirs(cwd, home string, commands [][]string) (dirs [][]string, complete bool
 	return dirs, complete
 }
 
-// followable reports whether a cd's target can be known from its words:
-// cd with one plain word (or none), not pushd or popd, not "cd -", no
-// glob, brace, expansion or quote left in the target.
+// followable reports whether a cd's target can be known from its words
+// (gate.ReadCd): cd with one plain word (or none), not pushd or popd, not
+// "cd -", no option agentgate does not read, no glob, brace, expansion or
+// quote left in the target.
 func followable(argv []string) bool {
-	if path.Base(argv[0]) != "cd" {
-		return false
-	}
-	var targets []string
-	for i, w := range argv[1:] {
-		if w == "--" {
-			targets = append(targets, argv[i+2:]...)
-			break
-		}
-		if !strings.HasPrefix(w, "-") || w == "-" {
-			targets = append(targets, w)
-		}
-	}
-	if len(targets) > 1 || len(targets) == 1 && (targets[0] == "-" || strings.ContainsAny(targets[0], "*?[{}$`'\"\\")) {
-		return false
-	}
-	return true
+	step, ok := gate.ReadCd(argv)
+	return ok && step.Unknown == ""
 }
 
 // changesDir reports whether prog changes the shell's directory.
@@ -374,53 +360,21 @@ func changesDir(prog string) bool {
 // mode runs them in one shell), so that later words are resolved where
 // they run. A directory that cannot be known ("cd -", pushd, popd) asks.
 func (r *resolver) changeDir(argv []string) bool {
-	switch path.Base(argv[0]) {
-	case "cd":
-	case "pushd", "popd":
-		r.add(gate.Reason{Check: gate.CheckSensitive, Match: argv[0], Source: "resolved path",
-			Message: fmt.Sprintf("%s changes the directory the next commands run in, which cannot be followed", argv[0])})
-		return true
-	default:
+	step, ok := gate.ReadCd(argv)
+	if !ok {
 		return false
 	}
-	args := argv[1:]
-	physical := false
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
-		if args[0] == "--" {
-			args = args[1:]
-			break
-		}
-		// Options may come together, as bash reads them ("cd -Pe d"
-		// was taken for a directory named -Pe, and so not followed: a
-		// red team's).
-		for _, c := range args[0][1:] {
-			switch c {
-			case 'P':
-				physical = true
-			case 'L':
-				physical = false
-			case 'e', '@':
-			default:
-				r.add(gate.Reason{Check: gate.CheckSensitive, Match: strings.Join(argv, " "), Source: "resolved path",
-					Message: fmt.Sprintf("cd with the option %s, which agentgate does not read, goes to a directory that cannot be followed", args[0])})
-				return true
-			}
-		}
-		args = args[1:]
-	}
-	target := r.o.Home
-	if len(args) > 0 {
-		target = args[0]
-	}
-	if r.cdLookup && !strings.HasPrefix(target, "/") && !strings.HasPrefix(target, "~") && target != "." && target != ".." &&
-		!strings.HasPrefix(target, "./") && !strings.HasPrefix(target, "../") {
-		r.add(gate.Reason{Check: gate.CheckSensitive, Match: strings.Join(argv, " "), Source: "resolved path",
-			Message: fmt.Sprintf("cd %s may go to another directory: the text sets CDPATH or a shell option (cdable_vars), which cd looks its target up in", target)})
+	if step.Unknown != "" {
+		r.add(gate.Reason{Check: gate.CheckSensitive, Match: strings.Join(argv, " "), Source: "resolved path", Message: step.Unknown})
 		return true
 	}
-	if target == "-" || len(args) > 1 {
+	target, physical := step.Target, step.Physical
+	if step.Home {
+		target = r.o.Home
+	}
+	if r.cdLookup && step.LooksUp() {
 		r.add(gate.Reason{Check: gate.CheckSensitive, Match: strings.Join(argv, " "), Source: "resolved path",
-			Message: "cd - (or cd with several arguments) goes to a directory that cannot be followed"})
+			Message: fmt.Sprintf("cd %s may go to another directory: the text sets CDPATH or a shell option (cdable_vars), which cd looks its target up in", target)})
 		return true
 	}
 	// bash's cd is logical unless -P: "link/.." is taken away as text
