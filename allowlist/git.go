@@ -392,3 +392,52 @@ func init() {
 }
 
 var gitHelp = []Flag{Refuse(Runs, "--help", "starts a manual viewer, which runs a pager")}
+
+// GitOption is one of git's options before the subcommand, read with the
+// catalogue's table of them (gitGlobals): the one list of git's global
+// options, which the catalogue, gitsafe and the gate all read.
+type GitOption struct {
+	// Name is the option as written ("-C", "--git-dir").
+	Name string
+	// Value is its value, attached ("--git-dir=x") or the next word.
+	Value    string
+	HasValue bool
+	// Effect is what the catalogue says it does.
+	Effect Effect
+}
+
+// ReadGit reads the global options of a git command line (argv[0] is
+// git), as git's own handle_options does: each option a whole word, never
+// abbreviated or bundled, a value in the next word or after "=". sub is
+// the index of the subcommand in argv (len(argv) when there is none).
+// Reading stops at a word that is not one of the options the catalogue
+// lists; why then names it, and sub is that word's index.
+func ReadGit(argv []string) (opts []GitOption, sub int, why string) {
+	idx := gitGlobals.flagIndex()
+	for i := 1; i < len(argv); i++ {
+		w := argv[i]
+		if !strings.HasPrefix(w, "-") || w == "-" {
+			return opts, i, ""
+		}
+		name, value, eq := strings.Cut(w, "=")
+		f := idx[name]
+		if f == nil || !strings.HasPrefix(name, "--") && (eq || len(name) != 2) {
+			return opts, i, w + " is not one of git's global options the catalogue lists"
+		}
+		o := GitOption{Name: name, Effect: f.Effect}
+		switch {
+		case eq && f.Value == "":
+			return opts, i, w + " gives a value to a git option that takes none"
+		case eq:
+			o.Value, o.HasValue = value, true
+		case f.Value != "" && !f.Optional:
+			if i+1 >= len(argv) {
+				return opts, i, w + " lacks its value"
+			}
+			i++
+			o.Value, o.HasValue = argv[i], true
+		}
+		opts = append(opts, o)
+	}
+	return opts, len(argv), ""
+}

@@ -109,26 +109,21 @@ func (e *Engine) trackedReads(j *Judgement, argv []string, dir string, d gate.De
 }
 
 // gitCwd is the directory git works in: dir moved by the -C options
-// before the subcommand ("git -C other diff" reads other's index).
+// before the subcommand ("git -C other diff" reads other's index), read
+// with the one list of git's global options (allowlist.ReadGit).
 func gitCwd(argv []string, dir string) string {
-	for i := 1; i < len(argv); i++ {
-		a := argv[i]
-		switch {
-		case a == "-C" && i+1 < len(argv):
-			i++
-			// As git's chdir takes it: links followed, ".." after each
-			// ("-C lnk/.." is the parent of lnk's target, which a
-			// lexical join read as the working directory itself).
-			if filepath.IsAbs(argv[i]) {
-				dir = fsutil.Resolve(argv[i])
-			} else if argv[i] != "" {
-				dir = fsutil.Resolve(dir + string(filepath.Separator) + argv[i])
-			}
-		case a == "-c" && i+1 < len(argv):
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			return dir
+	opts, _, _ := allowlist.ReadGit(argv)
+	for _, o := range opts {
+		if o.Name != "-C" || o.Value == "" {
+			continue
+		}
+		// As git's chdir takes it: links followed, ".." after each
+		// ("-C lnk/.." is the parent of lnk's target, which a lexical
+		// join read as the working directory itself).
+		if filepath.IsAbs(o.Value) {
+			dir = fsutil.Resolve(o.Value)
+		} else {
+			dir = fsutil.Resolve(dir + string(filepath.Separator) + o.Value)
 		}
 	}
 	return dir

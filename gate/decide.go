@@ -716,20 +716,33 @@ func gitConfigIn(rules []allowlist.Rule, argv []string, depth int) bool {
 }
 
 // gitSubcommand returns the first word of a git command line after git's
-// global options ("git -C dir -c a=b --no-pager config" runs config).
+// global options ("git -C dir -c a=b --no-pager config" runs config), as
+// the one list of them reads it (allowlist.ReadGit). Past an option the
+// list does not know, whether it takes a value is not known either: a
+// later "config" is taken for the subcommand, or else the next word that
+// is not an option.
 func gitSubcommand(argv []string) string {
-	for i := 1; i < len(argv); i++ {
-		w := unquote(argv[i])
-		switch {
-		case w == "-C" || w == "-c" || w == "--git-dir" || w == "--work-tree" || w == "--namespace" ||
-			w == "--super-prefix" || w == "--config-env":
-			i++ // the option's value is the next word
-		case strings.HasPrefix(w, "-"):
-		default:
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		words[i] = unquote(w)
+	}
+	_, sub, why := allowlist.ReadGit(words)
+	if why == "" {
+		if sub < len(words) {
+			return words[sub]
+		}
+		return ""
+	}
+	first := ""
+	for _, w := range words[sub+1:] {
+		if w == "config" {
 			return w
 		}
+		if first == "" && !strings.HasPrefix(w, "-") {
+			first = w
+		}
 	}
-	return ""
+	return first
 }
 
 type ruleMatch struct {

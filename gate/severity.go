@@ -67,18 +67,15 @@ func severity(req Request, segs [][]string) string {
 
 // gitSeverity warns about git commands that rewrite or discard history.
 func gitSeverity(args []string) string {
-	// Skip git's own options: -C DIR, -c KEY=VALUE, --git-dir=...
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i], "-") {
-		if args[i] == "-C" || args[i] == "-c" {
-			i++
-		}
-		i++
-	}
-	if i >= len(args) {
+	// Past git's own options (-C DIR, -c KEY=VALUE, --git-dir=...), as
+	// the one list of them reads them (gitSubcommand).
+	argv := append([]string{"git"}, args...)
+	sub := gitSubcommand(argv)
+	i := slices.Index(args, sub)
+	if sub == "" || i < 0 {
 		return ""
 	}
-	sub, rest := args[i], args[i+1:]
+	rest := args[i+1:]
 	flags, ops := splitFlags(rest)
 	has := func(f ...string) bool {
 		for _, x := range flags {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentgate/agentgate/allowlist"
 	"net/url"
 	"os"
 	"os/exec"
@@ -584,46 +585,38 @@ type invocation struct {
 	dir, gitDir, sub string
 }
 
-// parseInvocation reads git's global options ("-C", "--git-dir", "-c")
-// and the subcommand; what it does not know is a finding.
+// parseInvocation reads git's global options with the one list of them
+// (allowlist.ReadGit) and the subcommand. An option is judged only when
+// gitsafe knows what it does to the repository git reads ("-C",
+// "--git-dir", "-c" with an inert key) or that it does nothing to it;
+// any other, and a word the list does not know, is a finding.
 func parseInvocation(argv []string, dir string) (invocation, []Finding) {
 	inv := invocation{dir: dir}
 	var out []Finding
-	i := 1
-	for ; i < len(argv); i++ {
-		a := argv[i]
-		next := func() string {
-			if i+1 < len(argv) {
-				i++
-				return argv[i]
-			}
-			return ""
-		}
+	opts, i, why := allowlist.ReadGit(argv)
+	for _, o := range opts {
 		switch {
-		case a == "-C":
-			if d := next(); d != "" {
-				inv.dir = rawJoin(inv.dir, d)
+		case o.Name == "-C":
+			if o.Value != "" {
+				inv.dir = rawJoin(inv.dir, o.Value)
 			}
-		case a == "--git-dir":
-			inv.gitDir = rawJoin(inv.dir, next())
-		case strings.HasPrefix(a, "--git-dir="):
-			inv.gitDir = rawJoin(inv.dir, a[len("--git-dir="):])
-		case a == "-c":
-			out = append(out, commandLineKey(next())...)
-		case a == "--version" || a == "--build-options":
-			// "git --version" prints the version before reading any
-			// configuration.
-		case a == "--no-pager" || a == "-P" || a == "--no-replace-objects" || a == "--literal-pathspecs" ||
-			a == "--glob-pathspecs" || a == "--noglob-pathspecs" || a == "--icase-pathspecs" || a == "--no-optional-locks":
-		case strings.HasPrefix(a, "-"):
-			out = append(out, Finding{Key: a, Why: "a git option agentgate does not know how to judge"})
+		case o.Name == "--git-dir":
+			inv.gitDir = rawJoin(inv.dir, o.Value)
+		case o.Name == "-c":
+			out = append(out, commandLineKey(o.Value)...)
+		case inertOptions[o.Name]:
 		default:
-			inv.sub = a
-			i++
-			goto rest
+			out = append(out, Finding{Key: o.Name, Why: "a git option agentgate does not know how to judge"})
 		}
 	}
-rest:
+	if why != "" {
+		out = append(out, Finding{Key: argv[i], Why: "a git option agentgate does not know how to judge (" + why + ")"})
+		return inv, out
+	}
+	if i < len(argv) {
+		inv.sub = argv[i]
+		i++
+	}
 	if inv.sub == "help" {
 		out = append(out, Finding{Key: "git help", Why: "starts a manual viewer or browser, which git configuration chooses"})
 	}
@@ -637,6 +630,15 @@ rest:
 		}
 	}
 	return inv, out
+}
+
+// inertOptions are git's global options that change nothing about which
+// repository, configuration or programs git reads or runs. "git
+// --version" prints the version before reading any configuration.
+var inertOptions = map[string]bool{
+	"--no-pager": true, "-P": true, "--no-replace-objects": true, "--literal-pathspecs": true,
+	"--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true,
+	"--no-optional-locks": true, "--version": true, "--no-lazy-fetch": true, "--no-advice": true,
 }
 
 func commandLineKey(kv string) []Finding {
