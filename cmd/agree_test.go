@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -181,14 +183,23 @@ func TestOneParsePerRequest(t *testing.T) {
 		env.Getenv = func(k string) string { return vars[k] }
 		env.Getwd = func() (string, error) { return home, nil }
 		env.Policy = filepath.Join(home, "no-policy.toml")
-		for _, json := range []bool{false, true} {
+		// check, its JSON form, and a hook, which reads the text once
+		// to tell Codex's shell patch from a command.
+		for _, door := range []string{"check", "check --json", "hook"} {
 			parsed := map[string]int{}
 			stop := shparse.Trace(func(text string) { parsed[text]++ })
-			checkRun(&CheckOptions{Env: env, Args: []string{c.text}, Session: "s1", JSON: json})
+			if door == "hook" {
+				in, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash",
+					"tool_input": map[string]string{"command": c.text}, "cwd": home, "session_id": "s1"})
+				_ = hookRun(&HookOptions{Env: env, Host: "codex", Stdin: bytes.NewReader(in), Deadline: 10 * time.Second,
+					Self: func() (string, error) { return "/opt/agentgate", nil }})
+			} else {
+				checkRun(&CheckOptions{Env: env, Args: []string{c.text}, Session: "s1", JSON: door != "check"})
+			}
 			stop()
 			for _, want := range append([]string{c.text}, c.nested...) {
 				if parsed[want] != 1 {
-					t.Errorf("%q: %q parsed %d times, want once", c.text, want, parsed[want])
+					t.Errorf("%s %q: %q parsed %d times, want once", door, c.text, want, parsed[want])
 				}
 			}
 			// Other texts are the plain split's over-reading of a
@@ -196,7 +207,7 @@ func TestOneParsePerRequest(t *testing.T) {
 			// -la'" split on blanks holds the text "ls").
 			for text, n := range parsed {
 				if n > 1 {
-					t.Errorf("%q: %q parsed %d times in one request", c.text, text, n)
+					t.Errorf("%s %q: %q parsed %d times in one request", door, c.text, text, n)
 				}
 			}
 		}

@@ -69,6 +69,10 @@ type Proposal struct {
 	// the host asked the person about (exec's --host-ticket): the
 	// approval it stands for runs the command once, judged the same.
 	HostTicket string
+	// Script is Text's parse when the door already made it (a hook reads
+	// the text to tell a shell patch from a command); nil or another
+	// text's, and the engine parses Text itself.
+	Script *shparse.Script
 }
 
 // Judgement is one command judged: the request, the decision, and the
@@ -102,7 +106,11 @@ func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
 	cwd, home := p.Cwd, p.Home
 	// The text is parsed here, once: the gate, the resolver and the
 	// inspector the prompt and the record show all read this parse.
-	req := gate.Request{Text: p.Text, Argv: p.Argv, Script: shparse.Of(p.Text)}
+	sc := p.Script
+	if sc == nil || sc.Text != p.Text {
+		sc = shparse.Of(p.Text)
+	}
+	req := gate.Request{Text: p.Text, Argv: p.Argv, Script: sc}
 	req.Rules, req.Paths, req.Split = cfg.Rules, cfg.Paths(home, cwd), cfg.Compound == "split"
 	req.Paths.Vars = environMap(e.Environ())
 	req.Lift = cfg.LiftCatastrophic

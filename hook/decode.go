@@ -1,5 +1,7 @@
 package hook
 
+import "github.com/agentgate/agentgate/internal/shparse"
+
 // shellEvents is how a host names its shell tool and the events around it;
 // decode reads any of those hosts' events with it.
 type shellEvents struct {
@@ -52,7 +54,10 @@ func (s shellEvents) decode(data []byte) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
-	if patch, ok := shellPatch(ev.Command); ok && s.shellPatch != "" && ev.Kind == Pre {
+	// The command's one parse: read here for a shell patch, and handed to
+	// the engine with the event (Proposal.Script).
+	ev.script = shparse.Of(ev.Command)
+	if patch, ok := shellPatch(ev.script); ok && s.shellPatch != "" && ev.Kind == Pre {
 		ev.Kind, ev.Command, ev.input = PreFile, "", nil
 		ev.File = &FileUse{Tool: s.shellPatch, Access: FileWrite, Paths: patchPaths(patch)}
 		if len(ev.File.Paths) == 0 {

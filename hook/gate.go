@@ -62,7 +62,7 @@ func (g *Gate) session(ev Event) string {
 // event says (nothing on disk can be judged when the event names no
 // directory, so an allowed command then asks), in the host's session.
 func (g *Gate) proposal(h *Host, ev Event, text string) engine.Proposal {
-	p := engine.Proposal{Text: text, Cwd: ev.Cwd, Home: g.Home, Session: g.session(ev), Harness: h.Name, ToolUseID: ev.ToolUseID}
+	p := engine.Proposal{Text: text, Cwd: ev.Cwd, Home: g.Home, Session: g.session(ev), Harness: h.Name, ToolUseID: ev.ToolUseID, Script: ev.script}
 	if p.Cwd == "" {
 		p.Cwd, p.CwdProblem = "/", ev.CwdProblem
 		if p.CwdProblem == "" {

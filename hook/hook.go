@@ -32,6 +32,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentgate/agentgate/internal/shparse"
 	"path/filepath"
 	"strings"
 )
@@ -79,6 +80,8 @@ type Event struct {
 	// input is the tool input as sent, for a rewrite that keeps every
 	// other field.
 	input map[string]json.RawMessage
+	// script is Command's one parse, made when the event is decoded.
+	script *shparse.Script
 }
 
 // Decision is the answer's verdict.

@@ -17,9 +17,9 @@ import (
 // delimiter is taken: then bash would not expand the body either, so
 // both readings of the patch are the same text. Anything else is not a
 // patch, and is judged as the shell command it is.
-func shellPatch(text string) (string, bool) {
-	f, err := shparse.Parse(text)
-	if err != nil || len(f.Stmts) != 1 {
+func shellPatch(sc *shparse.Script) (string, bool) {
+	f, err := sc.File, sc.Err
+	if err != nil || f == nil || len(f.Stmts) != 1 {
 		return "", false
 	}
 	st := f.Stmts[0]

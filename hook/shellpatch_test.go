@@ -1,6 +1,10 @@
 package hook
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agentgate/agentgate/internal/shparse"
+)
 
 // Only the exact shell form Codex applies as a patch is read as one; a
 // form bash would expand, or with anything more, stays a shell command.
@@ -22,7 +26,7 @@ func TestShellPatch(t *testing.T) {
 		{"apply_patch <<'EOF'\nno patch\nEOF\n", false},
 		{"cat <<'EOF'\n" + p + "EOF\n", false},
 	} {
-		if _, ok := shellPatch(tc.text); ok != tc.ok {
+		if _, ok := shellPatch(shparse.Of(tc.text)); ok != tc.ok {
 			t.Errorf("shellPatch(%q) = %v, want %v", tc.text, ok, tc.ok)
 		}
 	}
