@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/internal/shparse"
 	"github.com/agentgate/agentgate/resolve"
 	"github.com/agentgate/agentgate/sandbox"
@@ -117,7 +119,10 @@ func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
 	// Where a planted link takes a destructive verb's target ("lnk/.."
 	// with lnk -> ~/sub is the home).
 	req.Paths.Physical = func(p string) string {
-		r, err := filepath.EvalSymlinks(p)
+		if _, err := os.Lstat(p); err != nil || !filepath.IsAbs(p) {
+			return "" // nothing there to delete or move
+		}
+		_, r, err := fsutil.Walk(p)
 		if err != nil {
 			return ""
 		}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/agentgate/agentgate/internal/shparse"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
+	"github.com/agentgate/agentgate/internal/fsutil"
+	"github.com/agentgate/agentgate/internal/shparse"
 	"github.com/agentgate/agentgate/runner"
 	"github.com/agentgate/agentgate/sandbox"
 )
@@ -180,7 +181,10 @@ func (e *Engine) guard(j *Judgement) *sandbox.Spec {
 		if dir {
 			_ = os.MkdirAll(p, 0o700)
 		}
-		r, err := filepath.EvalSymlinks(p)
+		if _, err := os.Lstat(p); err != nil {
+			return
+		}
+		_, r, err := fsutil.Walk(p)
 		if err != nil || seen[r] {
 			return
 		}

@@ -2,12 +2,12 @@ package gate
 
 import (
 	"fmt"
-	"github.com/agentgate/agentgate/internal/shparse"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentgate/agentgate/allowlist"
+	"github.com/agentgate/agentgate/internal/shparse"
 )
 
 // splitCompound judges a compound command piece by piece, for the opt-in

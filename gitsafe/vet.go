@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentgate/agentgate/allowlist"
 	"net/url"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/internal/fsutil"
 )
 

@@ -32,9 +32,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agentgate/agentgate/internal/shparse"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentgate/agentgate/internal/shparse"
 )
 
 // Kind is the kind of event a host sent.

@@ -123,8 +123,8 @@ func Bindable(root, p string) (string, bool) {
 		// Compared with the root as the kernel sees it too: a project
 		// entered through a link (cd ~/work/p, work -> /data) has
 		// targets under /data.
-		real, rerr := filepath.EvalSymlinks(root)
-		t, terr := filepath.EvalSymlinks(p)
+		_, real, rerr := fsutil.Walk(root)
+		_, t, terr := fsutil.Walk(p)
 		if terr != nil || !fsutil.Within(t, root) && (rerr != nil || !fsutil.Within(t, real)) {
 			return "", false
 		}
