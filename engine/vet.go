@@ -28,18 +28,19 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 		return gate.Escalate(d, gate.Reason{Check: gate.CheckSensitive, Match: "xargs", Source: "recursive read",
 			Message: "xargs (or find -exec) opens the files it is handed, and what hands them here is not a file lister agentgate can judge (find, ls, rg --files, git ls-files with literal words)"})
 	}
-	if why := resolve.Check(resolve.Options{ReadTrees: trees, Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths,
+	why, dirs := resolve.CheckDirs(resolve.Options{ReadTrees: trees, Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths,
 		Environ: e.commandEnviron(d), UntrustedDirs: j.Config.UntrustedDirs,
 		PathWords:   func(argv []string) []string { return allowlist.PathWords(j.Config.Rules, argv) },
 		ListedWords: func(argv []string) []string { return allowlist.ListedWords(j.Config.Rules, argv) },
 		Read:        func(argv []string) (*allowlist.Call, bool) { return allowlist.Read(j.Config.Rules, argv) },
-	}, d.Commands(), d.Redirects()); len(why) > 0 {
+	}, d.Commands(), d.Redirects())
+	if len(why) > 0 {
 		return gate.Escalate(d, why[0])
 	}
 	cmds := d.Commands()
-	// Every directory a git command may run in: a cd in a pipeline
-	// leaves the shell where it was (resolve.Dirs).
-	dirs, _ := resolve.Dirs(j.Cwd, j.Request.Paths.Home, cmds)
+	// dirs are every directory a git command may run in, as the check
+	// followed the text's cd: a cd in a pipeline leaves the shell where
+	// it was (resolve.Dirs).
 	for i, argv := range cmds {
 		if len(argv) == 0 || argv[0] != "git" {
 			continue

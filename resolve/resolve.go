@@ -98,9 +98,20 @@ const DefaultMaxWalk = 20000
 // important first; none means nothing was found. It never returns an
 // allow: the caller escalates with the first reason.
 func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
+	why, _ := CheckDirs(o, commands, redirects)
+	return why
+}
+
+// CheckDirs is [Check], and also returns the directories each command
+// may run in ([Dirs]), as the check followed them: a caller that goes on
+// to judge the commands where they run (git's repository) reads the same
+// directories, without following the text's cd again.
+func CheckDirs(o Options, commands [][]string, redirects []string) ([]gate.Reason, [][]string) {
 	r := newResolver(o)
 	r.cdLookup = cdMayLookUp(commands)
-	dirs, complete := Dirs(o.Cwd, o.Home, commands)
+	// Each cd is followed once: for the directories of the commands after
+	// it and, on the way, for what its own target reaches.
+	dirs, complete := r.dirs(commands)
 	if !complete {
 		r.add(gate.Reason{Check: gate.CheckSensitive, Match: "cd", Source: "resolved path",
 			Message: fmt.Sprintf("where the text's cd goes cannot be followed (pushd, a target with a glob or an expansion, or more than %d places)", maxDirs)})
@@ -115,7 +126,7 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 			if !slices.Contains(all, d) {
 				all = append(all, d)
 			}
-			if !r.changeDir(argv) {
+			if !changesDir(argv[0]) {
 				r.command(argv, 0)
 			}
 		}
@@ -131,7 +142,7 @@ func Check(o Options, commands [][]string, redirects []string) []gate.Reason {
 		r.splitNames(o.ReadTrees)
 		r.walkRoots(o.ReadTrees, true, false, nameFilter{})
 	}
-	return r.out
+	return r.out, dirs
 }
 
 // command judges one command's words on disk, and then the commands it
@@ -304,8 +315,14 @@ const maxDirs = 8
 // and its git vetted, in all of them. complete is false when the cds go
 // to more directories than are followed.
 func Dirs(cwd, home string, commands [][]string) (dirs [][]string, complete bool) {
-	cur := []string{cwd}
-	lookup := cdMayLookUp(commands)
+	r := &resolver{o: Options{Cwd: cwd, Home: home}, seen: map[string]bool{}, cdLookup: cdMayLookUp(commands)}
+	return r.dirs(commands)
+}
+
+// dirs is [Dirs], with the reasons to ask that each cd's target gives
+// (read where it is taken from) added to r.
+func (r *resolver) dirs(commands [][]string) (dirs [][]string, complete bool) {
+	cur := []string{r.o.Cwd}
 	complete = true
 	dirs = make([][]string, len(commands))
 	for i, argv := range commands {
@@ -315,14 +332,14 @@ func Dirs(cwd, home string, commands [][]string) (dirs [][]string, complete bool
 		}
 		if !followable(argv) {
 			// Where it goes is not known: the directories of the later
-			// commands are not either ("pushd sub", "cd su*", "cd
+			// commands are not either ("pushd +1", "cd su*", "cd
 			// $(echo sub)" went there, while the words after them were
 			// judged here: a red team's).
 			complete = false
 		}
 		next := slices.Clone(cur)
 		for _, d := range cur {
-			r := &resolver{o: Options{Cwd: d, Home: home}, seen: map[string]bool{}, cdLookup: lookup}
+			r.at(d)
 			r.changeDir(argv)
 			if r.o.Cwd == d || slices.Contains(next, r.o.Cwd) {
 				continue
