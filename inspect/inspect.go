@@ -101,8 +101,15 @@ func Parse(text string) Script { return Describe(shparse.Of(text)) }
 
 // Describe describes a request's text from its one parse (see
 // [shparse.Script]), so that what the prompt and the record show is the
-// parse the gate judged.
-func Describe(sc *shparse.Script) (s Script) {
+// parse the gate judged. It is made once per Script: the description is
+// read, never changed.
+func Describe(sc *shparse.Script) Script {
+	return sc.Memo(describeKey{}, func() any { return describe(sc) }).(Script)
+}
+
+type describeKey struct{}
+
+func describe(sc *shparse.Script) (s Script) {
 	defer func() {
 		if r := recover(); r != nil {
 			s = Script{Error: fmt.Sprintf("internal error while inspecting: %v", r)}

@@ -50,6 +50,27 @@ type Script struct {
 	// nested are the parses of other texts asked for through this Script
 	// or the ones made from it: one table per request.
 	nested *nestedParses
+
+	memoMu sync.Mutex
+	memo   map[any]any
+}
+
+// Memo returns what build makes of s, built once per Script and key: a
+// reading that depends on the parse alone (the inspector's description,
+// which the prompt, the record and check all show) is made once per
+// request, however many layers read it. build must not call Memo on s.
+func (s *Script) Memo(key any, build func() any) any {
+	s.memoMu.Lock()
+	defer s.memoMu.Unlock()
+	if v, ok := s.memo[key]; ok {
+		return v
+	}
+	v := build()
+	if s.memo == nil {
+		s.memo = map[any]any{}
+	}
+	s.memo[key] = v
+	return v
 }
 
 type nestedParses struct {

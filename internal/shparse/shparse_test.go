@@ -97,3 +97,15 @@ func TestNestedParsedOnce(t *testing.T) {
 		t.Errorf("a nil Script parsed pwd %d times for two asks", parsed["pwd"]-before)
 	}
 }
+
+// TestMemo: a reading of the parse is built once per Script and key,
+// and one Script's is not another's.
+func TestMemo(t *testing.T) {
+	a, b := Of("ls"), Of("ls")
+	n := 0
+	build := func() any { n++; return n }
+	type key struct{}
+	if a.Memo(key{}, build) != 1 || a.Memo(key{}, build) != 1 || b.Memo(key{}, build) != 2 {
+		t.Fatalf("built %d times; want once per Script", n)
+	}
+}
