@@ -72,6 +72,9 @@ func (e *Env) doctorHosts(w io.Writer) (problems int) {
 				continue
 			}
 			fmt.Fprintf(w, "%s (%s): %s\n", name, scope, entry.Path)
+			if scope == hook.User {
+				e.hostVersion(w, name)
+			}
 			for ev, c := range entry.Events {
 				if c == "" {
 					problem("no agentgate entry for %s: run 'agentgate install %s%s'", ev, name, scopeFlag(scope))
@@ -215,4 +218,27 @@ func linkage(path string) string {
 		}
 	}
 	return "statically linked, no loader to steer"
+}
+
+// hostVersion says which version of the host is installed, against the
+// version agentgate's end-to-end tests drive: what doctor's notes say of
+// the host's rules and dialog was shown on that version, and only a run
+// of the tests shows it on another.
+func (e *Env) hostVersion(w io.Writer, name string) {
+	t, known := hook.Tested[name]
+	if !known {
+		return
+	}
+	v, p, ok := hook.InstalledVersion(name, e.Getenv("PATH"))
+	switch {
+	case p == "":
+		fmt.Fprintf(w, "  note: %s is not on PATH: agentgate's tests drive %s %s\n", t.Command, t.Command, t.Version)
+	case !ok:
+		fmt.Fprintf(w, "  note: %s --version printed no version: agentgate's tests drive %s %s\n", p, t.Command, t.Version)
+	case v == t.Version:
+		fmt.Fprintf(w, "  host: %s %s, the version agentgate's end-to-end tests drive\n", t.Command, v)
+	default:
+		fmt.Fprintf(w, "  note: %s %s is installed; agentgate's end-to-end tests drive %s: what this report says of %s's rules, dialog and hook protocol was shown on %s, not on this version\n",
+			t.Command, v, t.Version, t.Command, t.Version)
+	}
 }
