@@ -53,6 +53,8 @@ func collect(s *shparse.Script, text string, f *syntax.File, subst ...func(strin
 	case !c.full:
 	case c.braces:
 		limit = "braces"
+	case c.escape != "":
+		limit = "escape " + c.escape
 	case len(c.out) >= MaxSegments:
 		limit = "segments"
 	default:
@@ -74,6 +76,10 @@ func incomplete(segs [][]string, limit string) Reason {
 	if limit == "braces" {
 		return Reason{Check: CheckText, Match: "brace expansion",
 			Message: fmt.Sprintf("a brace expansion would make more than %d words, too many to check against the rules", MaxBraceFields)}
+	}
+	if e, ok := strings.CutPrefix(limit, "escape "); ok {
+		return Reason{Check: CheckText, Match: e,
+			Message: fmt.Sprintf("%s holds an escape that bash reads otherwise than agentgate (a NUL, \\x{...}, \\c), so what the text names cannot be known", e)}
 	}
 	if limit == "bytes" {
 		return Reason{Check: CheckText, Match: fmt.Sprintf("%d bytes of words", n),
@@ -107,6 +113,8 @@ type collector struct {
 	full   bool
 	bytes  int  // of the words in out, against MaxSegmentBytes
 	braces bool // a brace expansion passed MaxBraceFields
+	// escape is a $'...' bash may read otherwise (shparse.UnreadableEscape)
+	escape string
 	// subst puts the text's own static assignments into a text eval
 	// runs ("x='rm -rf ~'; eval \"$x\""); nil leaves it as it is.
 	subst func(string) string
@@ -126,6 +134,13 @@ func (c *collector) text(text string, depth int) {
 
 // file collects from text and its parse (nil when it does not parse).
 func (c *collector) file(text string, f *syntax.File, depth int) {
+	if f != nil && c.escape == "" {
+		if e := shparse.UnreadableEscape(f); e != "" {
+			// Its word is not read as bash reads it ($'\x{2e}env' is
+			// .env to bash): the text is judged incomplete, a sticky ask.
+			c.full, c.escape = true, e
+		}
+	}
 	segs, overBudget := parsedSegments(text, f)
 	if overBudget {
 		// A brace expansion past its budget was not expanded: its words

@@ -23,7 +23,11 @@ import (
 func Static(w *syntax.Word) (part string, ok bool) {
 	for _, p := range w.Parts {
 		switch p := p.(type) {
-		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.SglQuoted:
+			if p.Dollar && !plainANSIC(p.Value) {
+				return DescribePart(p), false
+			}
+		case *syntax.Lit:
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
 				if _, lit := q.(*syntax.Lit); !lit {
@@ -51,8 +55,94 @@ func DescribePart(p syntax.WordPart) string {
 		return "a process substitution"
 	case *syntax.ExtGlob:
 		return "an extended glob"
+	case *syntax.SglQuoted:
+		return "an ANSI-C escape ($'...') that bash may read otherwise than agentgate"
 	}
 	return fmt.Sprintf("an expansion (%T)", p)
+}
+
+// UnreadableEscape returns the first $'...' in f whose escapes bash may
+// read otherwise than agentgate (see [plainANSIC]), or "" when none: a
+// text holding one cannot be read whole, so no mode may run it unasked.
+func UnreadableEscape(f *syntax.File) string {
+	found := ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if q, ok := n.(*syntax.SglQuoted); ok && found == "" && q.Dollar && !plainANSIC(q.Value) {
+			found = "$'" + q.Value + "'"
+		}
+		return found == ""
+	})
+	return found
+}
+
+// plainANSIC reports whether every escape in the text of a $'...' word is
+// one whose value agentgate and bash agree on, and none makes a NUL
+// (where bash ends the word): \a \b \e \E \f \n \r \t \v \\ \' \" \?, \xH[H],
+// an octal \N[N[N]] up to 255, \uH... and \UH... of a valid code point.
+// bash also reads forms the parser's expander does not (a red team's
+// $'\x{2e}env' was ".env" to bash and "\x{2e}env" to agentgate;
+// $'.env\400x' is ".env" to bash, cut at the NUL), so anything else is
+// not read as static.
+func plainANSIC(raw string) bool {
+	digits := func(i, max int, ok func(byte) bool, base int) (v, n int) {
+		for n < max && i+1+n < len(raw) && ok(raw[i+1+n]) {
+			v = v*base + hexValue(raw[i+1+n])
+			n++
+		}
+		return v, n
+	}
+	isOct := func(c byte) bool { return c >= '0' && c <= '7' }
+	isHex := func(c byte) bool { return hexValue(c) >= 0 && hexValue(c) < 16 }
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		if i+1 >= len(raw) {
+			return false
+		}
+		i++
+		c := raw[i]
+		switch {
+		case strings.IndexByte(`abeEfnrtv\'"?`, c) >= 0:
+		case c == 'x':
+			v, n := digits(i, 2, isHex, 16)
+			if n == 0 || v == 0 {
+				return false
+			}
+			i += n
+		case isOct(c):
+			v, n := digits(i-1, 3, isOct, 8)
+			if v == 0 || v > 255 {
+				return false
+			}
+			i += n - 1
+		case c == 'u' || c == 'U':
+			max := 4
+			if c == 'U' {
+				max = 8
+			}
+			v, n := digits(i, max, isHex, 16)
+			if n == 0 || v == 0 || v > 0x10ffff || v >= 0xd800 && v <= 0xdfff {
+				return false
+			}
+			i += n
+		default:
+			return false // \c, and escapes bash leaves as written
+		}
+	}
+	return true
+}
+
+func hexValue(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return 99
 }
 
 // Fields removes quotes from a static word (see [Static]) and expands its
@@ -137,7 +227,9 @@ func Expansion(w *syntax.Word, first bool) string {
 // "tilde" for any unquoted "*", "?", "[", "{" or "}" (escaped or not, "{}"
 // alone excepted: find -exec's placeholder) and a leading "~" or one
 // after "=" or ":"; "variable", "substitution" and "arithmetic" for the
-// parts that depend on state, quoted or not; "glob" for an extended glob.
+// parts that depend on state, quoted or not; "glob" for an extended glob;
+// "escape" for a $'...' whose escapes bash may read otherwise (see
+// [Static]).
 // Split mode allows a word only when this is empty, and the inspector
 // shows it.
 func Expansions(w *syntax.Word) []string {
@@ -169,6 +261,9 @@ func Expansions(w *syntax.Word) []string {
 					note("tilde")
 				}
 			case *syntax.SglQuoted:
+				if p.Dollar && !plainANSIC(p.Value) {
+					note("escape")
+				}
 			case *syntax.DblQuoted:
 				visit(p.Parts, true)
 			case *syntax.ParamExp:

@@ -1,6 +1,7 @@
 package shparse
 
 import (
+	"os/exec"
 	"slices"
 	"testing"
 
@@ -29,6 +30,14 @@ func TestWordReading(t *testing.T) {
 		{`"$HOME"/x`, "", "", []string{"variable"}, "a variable depends on state"},
 		{`$(id)`, "", "", []string{"substitution"}, "a substitution depends on state"},
 		{`"a*"$((1+1))`, "", "", []string{"arithmetic"}, "a quoted star is literal"},
+		{`$'\x2eenv'`, ".env", "", nil, "a hex escape both read alike"},
+		{`$'\056env'`, ".env", "", nil, "an octal escape both read alike"},
+		{`$'\u002eenv'`, ".env", "", nil, "a unicode escape both read alike"},
+		{`$'\x{2e}env'`, "", "", []string{"escape"}, "bash reads \\x{2e} as '.', the expander as text (a red team's)"},
+		{`$'.env\400x'`, "", "", []string{"escape"}, "octal 400 is a NUL to bash, which ends the word there (a red team's)"},
+		{`$'.env\x00x'`, "", "", []string{"escape"}, "a NUL ends the word"},
+		{`$'\c@'`, "", "", []string{"escape"}, "a control escape"},
+		{`$'\q'`, "", "", []string{"escape"}, "an escape bash leaves as written"},
 	} {
 		f, err := Parse("echo " + c.word)
 		if err != nil {
@@ -48,5 +57,41 @@ func TestWordReading(t *testing.T) {
 		if e := Expansions(w); !slices.Equal(e, c.wide) {
 			t.Errorf("%s: expansions %q, want %q (%s)", c.word, e, c.wide, c.reason)
 		}
+	}
+}
+
+// TestANSICAgreesWithBash: every $'...' word read as static has the value
+// bash gives it. Count-based: each escape form with a few neighbours.
+func TestANSICAgreesWithBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	var words []string
+	for _, e := range []string{`\x2e`, `\x2`, `\x`, `\x{2e}`, `\xg`, `\56`, `\056`, `\0056`, `\400`, `\377`, `\0`, `\1`, `\u2e`, `\u002e`,
+		`\U0001F600`, `\U110000`, `\ud800`, `\c@`, `\cA`, `\a`, `\e`, `\E`, `\'`, `\"`, `\?`, `\\`, `\q`, `\ `, `\x41\x42`, `\1010`} {
+		words = append(words, "$'a"+e+"b'")
+	}
+	checked := 0
+	for _, word := range words {
+		f, err := Parse("echo " + word)
+		if err != nil {
+			continue
+		}
+		v, ok := Value(f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1])
+		if !ok {
+			continue
+		}
+		out, err := exec.Command(bash, "--norc", "--noprofile", "-c", "printf %s "+word).Output()
+		if err != nil {
+			t.Fatalf("%s: %v", word, err)
+		}
+		checked++
+		if string(out) != v {
+			t.Errorf("%s: agentgate reads %q, bash %q", word, v, out)
+		}
+	}
+	if checked < 15 {
+		t.Fatalf("only %d words read as static: the test checks too little", checked)
 	}
 }
