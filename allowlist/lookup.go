@@ -50,8 +50,18 @@ func (e *Entry) Judge(argv []string) (c *Call, r *Refusal, ok bool) {
 	}
 	c.Paths = append(g.Paths, c.Paths...)
 	c.Strings = append(g.Strings, c.Strings...)
-	if dirs := g.Values("-C"); len(dirs) > 0 {
-		c.Dir = dirs[len(dirs)-1]
+	// Each -C is taken from the one before it, as git's chdir takes
+	// them ("git -C a -C b" works in a/b; a red team's "git -C a -C b
+	// diff --no-index d/ e" read a/b/d, a link to ~/.ssh, while b/d was
+	// judged). An empty one changes nothing.
+	for _, d := range g.Values("-C") {
+		switch {
+		case d == "":
+		case c.Dir == "" || strings.HasPrefix(d, "/") || strings.HasPrefix(d, "~"):
+			c.Dir = d
+		default:
+			c.Dir = c.Dir + "/" + d
+		}
 	}
 	return c, nil, true
 }
