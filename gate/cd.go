@@ -29,7 +29,7 @@ type CdStep struct {
 }
 
 // ReadCd reads argv (cd, pushd or popd, by base name) as bash's cd does:
-// options first ("-P", "-L", "-e", "-@", clustered as "-Pe"), "--" ending
+// options first ("-P", "-L", "-e", clustered as "-Pe"), "--" ending
 // them, then one operand; "pushd DIR" as "cd DIR". ok is false when argv is not a directory change
 // at all.
 func ReadCd(argv []string) (step CdStep, ok bool) {
@@ -63,7 +63,9 @@ func ReadCd(argv []string) (step CdStep, ok bool) {
 				step.Physical = true
 			case 'L':
 				step.Physical = false
-			case 'e', '@':
+			case 'e':
+				// "-@" is not read: it is bash's only where files have
+				// extended attributes (not Linux), and elsewhere cd fails.
 			default:
 				step.Unknown = fmt.Sprintf("cd with the option %s, which agentgate does not read, goes to a directory that cannot be followed", args[0])
 				return step, true

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -232,14 +233,30 @@ func (fl *textFlow) changeDir(p Paths, argv []string) {
 		return
 	}
 	relative := !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "~")
-	if len(fl.dirs) > 0 {
-		q.Cwd = fl.dirs[len(fl.dirs)-1]
+	// A cd may fail ("cd nonexist; cd .."), or run in a pipeline or a
+	// subshell, and leave the shell where it was: a relative target is
+	// taken from every directory the shell may be in by then, not only
+	// from the last one followed (a red team's "cd nonexist; cd ..; rm
+	// -rf ../../home" was judged from the project and deleted the home).
+	bases := []string{p.Cwd}
+	if relative {
+		bases = append(bases, fl.dirs...)
 	}
-	if relative && q.Cwd == "" {
-		fl.dirUnknown = true
-		return
+	for _, base := range bases {
+		if relative && base == "" {
+			fl.dirUnknown = true
+			continue
+		}
+		q.Cwd = base
+		d := path.Clean(q.resolve(dir))
+		switch {
+		case slices.Contains(fl.dirs, d):
+		case len(fl.dirs) >= maxFlowDirs:
+			fl.dirUnknown = true
+		default:
+			fl.dirs = append(fl.dirs, d)
+		}
 	}
-	fl.dirs = append(fl.dirs, path.Clean(q.resolve(dir)))
 }
 
 // validName reports a shell variable name.
