@@ -347,17 +347,24 @@ func unescaped(s string) string {
 // command substitution, $'...') is not a template.
 func Template(w *syntax.Word) (string, bool) {
 	var b strings.Builder
+	quoted := false
 	var part func(p syntax.WordPart) bool
 	part = func(p syntax.WordPart) bool {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(p.Value)
+			// Quote removal: bash drops the backslash of "\v" ($X\v is
+			// ${X}v: a red team's "X=.en; cat $X\v" read .env while the
+			// template said .en\v); inside double quotes only before $ ` " \
+			// and a newline.
+			b.WriteString(unbackslash(p.Value, quoted))
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				return false
 			}
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
+			quoted = true
+			defer func() { quoted = false }()
 			for _, q := range p.Parts {
 				if !part(q) {
 					return false
@@ -380,4 +387,31 @@ func Template(w *syntax.Word) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// unbackslash is bash's quote removal of backslashes in a literal: every
+// backslash escapes the character after it, and a backslash-newline is
+// removed; inside double quotes only before $ ` " \ and a newline.
+func unbackslash(s string, quoted bool) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		next := s[i+1]
+		switch {
+		case next == '\n':
+			i++ // a line continuation
+		case !quoted || strings.IndexByte("$`\"\\", next) >= 0:
+			b.WriteByte(next)
+			i++
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }

@@ -95,3 +95,26 @@ func TestANSICAgreesWithBash(t *testing.T) {
 		t.Fatalf("only %d words read as static: the test checks too little", checked)
 	}
 }
+
+// TestTemplate: a word of plain variables is spelled with its quotes
+// removed as bash removes them: a red team's "$X\v" was read as the
+// template ${X}\v, while bash reads ${X}v.
+func TestTemplate(t *testing.T) {
+	for word, want := range map[string]string{
+		`$X\v`:     "${X}v",
+		`"$X\v"`:   `${X}\v`,
+		`"$X\$"`:   "${X}$",
+		`$X'\v'`:   `${X}\v`,
+		"$X\\\nrc": "${Xrc}", // a line continuation joins the name
+		`~/$X`:     "~/${X}",
+	} {
+		f, err := Parse("echo " + word)
+		if err != nil {
+			t.Fatalf("%s: %v", word, err)
+		}
+		got, ok := Template(f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1])
+		if !ok || got != want {
+			t.Errorf("%s: template %q (%v), want %q", word, got, ok, want)
+		}
+	}
+}
