@@ -55,6 +55,8 @@ func collect(s *shparse.Script, text string, f *syntax.File, subst ...func(strin
 		limit = "braces"
 	case c.escape != "":
 		limit = "escape " + c.escape
+	case c.state != "":
+		limit = "state " + c.state
 	case len(c.out) >= MaxSegments:
 		limit = "segments"
 	default:
@@ -80,6 +82,10 @@ func incomplete(segs [][]string, limit string) Reason {
 	if e, ok := strings.CutPrefix(limit, "escape "); ok {
 		return Reason{Check: CheckText, Match: e,
 			Message: fmt.Sprintf("%s holds an escape that bash reads otherwise than agentgate (a NUL, \\x{...}, \\c), so what the text names cannot be known", e)}
+	}
+	if st, ok := strings.CutPrefix(limit, "state "); ok {
+		return Reason{Check: CheckText, Match: st,
+			Message: fmt.Sprintf("the text changes how bash reads the words after it: %s, which agentgate does not follow", st)}
 	}
 	if limit == "bytes" {
 		return Reason{Check: CheckText, Match: fmt.Sprintf("%d bytes of words", n),
@@ -115,6 +121,8 @@ type collector struct {
 	braces bool // a brace expansion passed MaxBraceFields
 	// escape is a $'...' bash may read otherwise (shparse.UnreadableEscape)
 	escape string
+	// state is what changes how bash reads later words (shellState)
+	state string
 	// subst puts the text's own static assignments into a text eval
 	// runs ("x='rm -rf ~'; eval \"$x\""); nil leaves it as it is.
 	subst func(string) string
@@ -134,11 +142,13 @@ func (c *collector) text(text string, depth int) {
 
 // file collects from text and its parse (nil when it does not parse).
 func (c *collector) file(text string, f *syntax.File, depth int) {
-	if f != nil && c.escape == "" {
+	if f != nil && c.escape == "" && c.state == "" {
 		if e := shparse.UnreadableEscape(f); e != "" {
 			// Its word is not read as bash reads it ($'\x{2e}env' is
 			// .env to bash): the text is judged incomplete, a sticky ask.
 			c.full, c.escape = true, e
+		} else if st := shellState(f); st != "" {
+			c.full, c.state = true, st
 		}
 	}
 	segs, overBudget := parsedSegments(text, f)

@@ -105,7 +105,10 @@ func TestMemo(t *testing.T) {
 	n := 0
 	build := func() any { n++; return n }
 	type key struct{}
-	if a.Memo(key{}, build) != 1 || a.Memo(key{}, build) != 1 || b.Memo(key{}, build) != 2 {
-		t.Fatalf("built %d times; want once per Script", n)
+	first := a.Memo(key{}, build)
+	again := a.Memo(key{}, build)
+	other := b.Memo(key{}, build)
+	if first != 1 || again != 1 || other != 2 {
+		t.Fatalf("built %d times (%v, %v, %v); want once per Script", n, first, again, other)
 	}
 }

@@ -1,0 +1,41 @@
+package gate
+
+import (
+	"testing"
+
+	"github.com/agentgate/agentgate/internal/shparse"
+)
+
+// TestShellState: what changes how bash reads later words is found, and
+// what does not is left alone.
+func TestShellState(t *testing.T) {
+	for text, changes := range map[string]bool{
+		"X=.env,a; IFS=,; cat $X":             true,
+		"IFS=: read -r a b <<< x":             true,
+		"export IFS=,":                        true,
+		"export $'\\x49FS'=,":                 true,
+		"declare \"$n=,\"":                    true,
+		"printf -v \"$n\" ,":                  true,
+		"set -- .e nv; cat $1$2":              true,
+		"f() { cat \"$@\"; }; f .env":         true,
+		"GLOBIGNORE=x; cat ?env":              true,
+		"shopt -s dotglob":                    true,
+		"bash -O extglob -c 'ls'":             true,
+		"BASHOPTS=dotglob bash -c 'cat ?env'": true,
+		"IFS= read -r line":                   false,
+		"IFS=$' \\t\\n' read -r a b":          false,
+		"awk '{print $1}' f":                  false,
+		"grep -rn IFS src":                    false,
+		"printf '%s\\n' \"$x\"":               false,
+		"bash -c 'ls -la'":                    false,
+		"git log --oneline | head -3":         false,
+	} {
+		f, err := shparse.Parse(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if got := shellState(f); (got != "") != changes {
+			t.Errorf("%s: shellState %q, want a change: %v", text, got, changes)
+		}
+	}
+}
