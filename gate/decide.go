@@ -726,7 +726,15 @@ func gitSubcommand(argv []string) string {
 	for i, w := range argv {
 		words[i] = unquote(w)
 	}
-	_, sub, why := allowlist.ReadGit(words)
+	opts, sub, why := allowlist.ReadGit(words)
+	for _, o := range opts {
+		// An alias set on the command line runs whatever it names: "git
+		// -c alias.x=config x core.fsmonitor ./f" is git config (a red
+		// team's wrote .git/config in bypass mode).
+		if (o.Name == "-c" || o.Name == "--config-env") && strings.HasPrefix(strings.ToLower(strings.TrimSpace(o.Value)), "alias.") {
+			return "config"
+		}
+	}
 	if why == "" {
 		if sub < len(words) {
 			return words[sub]
