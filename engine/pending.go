@@ -296,10 +296,13 @@ func resolvedWords(j *Judgement) []string {
 }
 
 // Unbound reports whether no approval of j can hold for a later run:
-// where its cd goes cannot be followed, so what its words reach then is
-// not known ([resolve.Unbound]). Such a command is not kept for approval
+// where its cd goes cannot be followed, or its words are not read as bash
+// reads them, so what they reach then is not known ([resolve.Unbound],
+// [gate.Decision.Unread]). Such a command is not kept for approval
 // from another terminal, nor handed to exec with a host ticket.
-func (j *Judgement) Unbound() bool { return resolve.Unbound(resolvedWords(j)) }
+func (j *Judgement) Unbound() bool {
+	return j.Decision.Unread() || resolve.Unbound(resolvedWords(j))
+}
 
 // diskOptions are what reading j's words on disk needs.
 func diskOptions(j *Judgement) resolve.Options {

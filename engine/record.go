@@ -198,7 +198,11 @@ func (x *Escalation) Refuse(r Route) Denial {
 		// An approval would never hold for the retry: say so, rather
 		// than name an id that approves nothing.
 		r.Hold = false
-		r.Context += "; it cannot be approved for a later run either, since where its cd goes cannot be followed: write the directory as a plain word"
+		if j.Decision.Unread() {
+			r.Context += "; it cannot be approved for a later run either, since its words are not read as bash reads them: write them as plain words"
+		} else {
+			r.Context += "; it cannot be approved for a later run either, since where its cd goes cannot be followed: write the directory as a plain word"
+		}
 	}
 	if r.Hold {
 		p, err := x.e.hold(j, x.Rec.ID)

@@ -137,6 +137,7 @@ func Decide(req Request) (d Decision) {
 		// and a catastrophic command past the bound would run with it.
 		d = ask(incomplete(segs, limit), d.reasons...)
 		d.sticky = true // past a bound: no mode runs it
+		d.unread = strings.HasPrefix(limit, "escape ") || strings.HasPrefix(limit, "state ")
 	}
 	if inner, ok := shellString(req, file, d); ok {
 		return inner

@@ -115,6 +115,10 @@ type Decision struct {
 	// turn into an allow: explicit ask rules, self-protection and
 	// sensitive paths.
 	sticky bool
+	// unread is set when the text's words are not read as bash reads
+	// them (an escape, IFS, positional parameters, glob options): what
+	// they name on disk is not known, so no approval can be bound to it.
+	unread bool
 	// argv holds the words of the command when it is one simple command
 	// whose words are known after quote removal.
 	argv []string
@@ -182,6 +186,7 @@ func Escalate(d Decision, why Reason) Decision {
 	}
 	e := ask(why, d.reasons...)
 	e.argv, e.literal, e.commands, e.redirects, e.severity, e.segments = d.argv, d.literal, d.commands, d.redirects, d.severity, d.segments
+	e.unread = d.unread
 	e.sticky = true
 	return e
 }
@@ -326,6 +331,12 @@ func Stick(d Decision, why Reason) Decision {
 // judged in split mode ("< in.txt"), after quote removal: the files it
 // opens that are not in any command's words.
 func (d Decision) Redirects() []string { return append([]string(nil), d.redirects...) }
+
+// Unread reports a text whose words are not read as bash reads them (an
+// escape bash decodes otherwise, IFS, positional parameters, glob
+// options): what they name on disk is not known, so no approval of it
+// can be bound to the files it reaches.
+func (d Decision) Unread() bool { return d.unread }
 
 // Commands returns the words of every simple command the gate judged:
 // the command itself, or each part of a compound judged in split mode.

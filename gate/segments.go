@@ -247,17 +247,11 @@ func (c *collector) add(argv []string, depth, level int) {
 		// env -C DIR (--chdir) runs the command in DIR: judged as "cd
 		// DIR && COMMAND" ("env --chdir=/tmp rm -rf rt4home").
 		for i := 1; i < len(argv); i++ {
-			a, dir := argv[i], ""
-			switch {
-			case (a == "-C" || a == "--chdir") && i+1 < len(argv):
-				dir, i = argv[i+1], i+1
-			case strings.HasPrefix(a, "--chdir="):
-				dir = strings.TrimPrefix(a, "--chdir=")
-			case strings.HasPrefix(a, "-C") && len(a) > 2:
-				dir = a[2:]
-			default:
+			dir, next, ok := envOption(argv, i, 'C', "--chdir")
+			if !ok {
 				continue
 			}
+			i = next
 			// The command's relative words are taken from DIR, as the
 			// program will open them.
 			cmd := slices.Clone(argv[i+1:])
@@ -275,16 +269,9 @@ func (c *collector) add(argv []string, depth, level int) {
 	if path.Base(argv[0]) == "env" {
 		// env -S STRING splits STRING into the command and its words,
 		// and expands ${NAME} in it.
-		for i, a := range argv[1:] {
-			var v string
-			switch {
-			case (a == "-S" || a == "--split-string") && i+2 < len(argv):
-				v = argv[i+2]
-			case strings.HasPrefix(a, "--split-string="):
-				v = strings.TrimPrefix(a, "--split-string=")
-			case strings.HasPrefix(a, "-S") && len(a) > 2:
-				v = a[2:]
-			default:
+		for i := 1; i < len(argv); i++ {
+			v, _, ok := envOption(argv, i, 'S', "--split-string")
+			if !ok {
 				continue
 			}
 			if depth < maxNesting {
@@ -316,6 +303,46 @@ func (c *collector) add(argv []string, depth, level int) {
 			c.add(argv[i:], depth, level+1)
 		}
 	}
+}
+
+// envOption reads env's option short (-C) or long (--chdir) at argv[i],
+// however GNU env takes it: "--chdir DIR", "--chdir=DIR", an unambiguous
+// abbreviation ("--chd=DIR": a red team's ran unread), "-C DIR", "-CDIR"
+// and in a bundle ("-iCDIR", "-iC DIR"). It returns the value and the
+// index of the last word read.
+func envOption(argv []string, i int, short byte, long string) (value string, last int, ok bool) {
+	a := argv[i]
+	if strings.HasPrefix(a, "--") {
+		name, v, eq := strings.Cut(a, "=")
+		if len(name) < 3 || !strings.HasPrefix(long, name) {
+			return "", i, false
+		}
+		if eq {
+			return v, i, true
+		}
+		if i+1 < len(argv) {
+			return argv[i+1], i + 1, true
+		}
+		return "", i, false
+	}
+	if !strings.HasPrefix(a, "-") || len(a) < 2 {
+		return "", i, false
+	}
+	for k := 1; k < len(a); k++ {
+		switch a[k] {
+		case short:
+			if rest := a[k+1:]; rest != "" {
+				return rest, i, true
+			}
+			if i+1 < len(argv) {
+				return argv[i+1], i + 1, true
+			}
+			return "", i, false
+		case 'u', 'C', 'S', 'a':
+			return "", i, false // another option's value is the rest
+		}
+	}
+	return "", i, false
 }
 
 // shellCText is the text a shell runs with -c, however its options are

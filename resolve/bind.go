@@ -140,9 +140,33 @@ func Binding(o Options, segments [][]string) []string {
 	})
 	// What the build and test runners read without a word naming it,
 	// where the text runs: "make -s" approved, then the Makefile edited,
-	// ran the edit (a red team's).
+	// ran the edit (a red team's), and where a runner is told to work
+	// ("make -C sub", "npm --prefix sub": a red team's edited
+	// sub/Makefile ran).
 	r := newResolver(o)
-	for _, d := range dirs {
+	runDirs := append([]string(nil), dirs...)
+	segDirs, _ := Dirs(o.Cwd, o.Home, segments)
+	for i, argv := range segments {
+		for _, sub := range runnerDirs(argv) {
+			for _, d := range segDirs[i] {
+				runDirs = append(runDirs, r.lexicalFrom(d, sub))
+			}
+		}
+		// "python3 -m tool" runs tool.py (or tool/__main__.py), which no
+		// word names (a red team's edited tool.py ran).
+		if m := pythonModule(argv); m != "" {
+			for _, d := range segDirs[i] {
+				base := path.Join(d, strings.ReplaceAll(m, ".", "/"))
+				bind(r, m+".py", base+".py")
+				bind(r, m+"/__main__.py", path.Join(base, "__main__.py"))
+				bind(r, m+"/__init__.py", path.Join(base, "__init__.py"))
+			}
+		}
+	}
+	for _, d := range runDirs {
+		if d == "" {
+			continue
+		}
 		for _, name := range implicitInputs {
 			bind(r, name, path.Join(d, name))
 		}
@@ -165,6 +189,76 @@ const unboundMark = "\x00cd not followed "
 // text's cd goes cannot be followed, so no approval of it can be kept.
 func Unbound(binding []string) bool {
 	return len(binding) > 0 && strings.HasPrefix(binding[len(binding)-1], unboundMark)
+}
+
+// runnerDirs are the directories a build or test runner is told to work
+// in by its options: make -C DIR (-CDIR, --directory=DIR and its
+// abbreviations), go -C DIR, npm and pnpm --prefix/-C/--dir, yarn --cwd,
+// just --working-directory/-d, task --dir/-d.
+func runnerDirs(argv []string) []string {
+	if len(argv) == 0 {
+		return nil
+	}
+	var shorts, longs []string
+	switch path.Base(argv[0]) {
+	case "make", "gmake":
+		shorts, longs = []string{"-C"}, []string{"--directory"}
+	case "go":
+		shorts = []string{"-C"}
+	case "npm", "pnpm":
+		shorts, longs = []string{"-C"}, []string{"--prefix", "--dir"}
+	case "yarn":
+		longs = []string{"--cwd"}
+	case "just":
+		shorts, longs = []string{"-d"}, []string{"--working-directory"}
+	case "task":
+		shorts, longs = []string{"-d"}, []string{"--dir"}
+	default:
+		return nil
+	}
+	var out []string
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		for _, f := range shorts {
+			switch {
+			case a == f && i+1 < len(argv):
+				out = append(out, argv[i+1])
+			case strings.HasPrefix(a, f) && len(a) > len(f):
+				out = append(out, a[len(f):])
+			}
+		}
+		if name, v, eq := strings.Cut(a, "="); strings.HasPrefix(a, "--") && len(name) > 3 {
+			for _, f := range longs {
+				if !strings.HasPrefix(f, name) {
+					continue // getopt_long takes any abbreviation ("--dir" for --directory)
+				}
+				if eq {
+					out = append(out, v)
+				} else if i+1 < len(argv) {
+					out = append(out, argv[i+1])
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pythonModule is the module "python -m MODULE" runs, or "".
+func pythonModule(argv []string) string {
+	if len(argv) == 0 || !strings.HasPrefix(path.Base(argv[0]), "python") {
+		return ""
+	}
+	for i := 1; i < len(argv); i++ {
+		switch a := argv[i]; {
+		case a == "-m" && i+1 < len(argv):
+			return argv[i+1]
+		case strings.HasPrefix(a, "-m") && len(a) > 2:
+			return a[2:]
+		case !strings.HasPrefix(a, "-"):
+			return "" // a script: its word is bound
+		}
+	}
+	return ""
 }
 
 // implicitInputs are the files build and test runners read from the
@@ -209,4 +303,12 @@ func newResolver(o Options) *resolver {
 	r.o.Paths = r.o.Paths.Compile()
 	r.o.projectRoot = ProjectRoot(o.Cwd, o.Home)
 	return r
+}
+
+// lexicalFrom is word c made absolute as if its part ran in dir.
+func (r *resolver) lexicalFrom(dir, c string) string {
+	saved := r.o.Cwd
+	r.at(dir)
+	defer r.at(saved)
+	return r.lexical(c)
 }
