@@ -20,7 +20,9 @@ import (
 //   - positional parameters, which "set --", "shift", a function call or
 //     a shell's arguments set: "set -- .e nv; cat $1$2";
 //   - glob options (shopt, GLOBIGNORE, which turns dotglob on): "shopt -s
-//     dotglob; cat ?env" matched .env, which "?env" does not by default.
+//     dotglob; cat ?env" matched .env, which "?env" does not by default;
+//   - the directories cd and "~" start from (PWD, OLDPWD, HOME): "PWD=LINK
+//     bash -c 'cd .. && cat x'" went to the link's parent.
 //
 // A text holding one is judged incomplete: a sticky ask.
 func shellState(f *syntax.File) string {
@@ -45,6 +47,12 @@ func shellState(f *syntax.File) string {
 				note("GLOBIGNORE (which makes globs match dot files)")
 			case "BASHOPTS", "SHELLOPTS":
 				note(n.Name.Value + " (shell options a bash started with it takes)")
+			case "PWD", "OLDPWD", "HOME":
+				// A bash started with PWD naming a link to the working
+				// directory starts there logically, so its "cd .." goes
+				// to the link's parent (a red team's printed a key);
+				// HOME is what "~" and a bare cd read.
+				note(n.Name.Value + " (which cd and ~ read)")
 			}
 		case *syntax.ParamExp:
 			if n.Param != nil && positional(n.Param.Value) {
@@ -100,14 +108,24 @@ func shellState(f *syntax.File) string {
 	return found
 }
 
-// assignsState reports a word, as bash reads it, that names IFS or
-// GLOBIGNORE.
+// assignsState reports a word, as bash reads it, that names a variable
+// shellState follows (IFS, GLOBIGNORE, BASHOPTS, SHELLOPTS, PWD, OLDPWD,
+// HOME).
 func assignsState(w *syntax.Word) bool {
 	v, ok := shparse.Value(w)
 	if !ok {
 		v, ok = shparse.Template(w)
 	}
-	return ok && (strings.Contains(v, "IFS") || strings.Contains(v, "GLOBIGNORE") || strings.Contains(v, "BASHOPTS") || strings.Contains(v, "SHELLOPTS"))
+	if !ok {
+		return false
+	}
+	v, _, _ = strings.Cut(v, "=") // the name assigned, not its value
+	for _, name := range []string{"IFS", "GLOBIGNORE", "BASHOPTS", "SHELLOPTS", "PWD", "HOME"} {
+		if strings.Contains(v, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // blankIFS reports an assignment of IFS to a static value of blanks only
