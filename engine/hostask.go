@@ -30,6 +30,13 @@ import (
 // nobody can stretch it to another command. An agent that learns T and
 // proposes the rewrite itself proposes "agentgate exec", which is a
 // sticky ask: a person decides again.
+//
+// Codex asks a person about a hook's rewrite only because one of its own
+// rules (which install writes) matches it; it has no ask of its own. Its
+// ticket is unarmed: it approves nothing until Codex's PermissionRequest
+// event, which Codex sends once it has decided to ask about exactly that
+// rewrite, arms it. A rewrite Codex runs without asking (its rule not
+// loaded, or not matching what it runs) claims nothing.
 
 // hostTicketTTL is how long a ticket waits for the host to run the
 // rewrite: as long as the hook's kept record waits for its result event.
@@ -44,6 +51,13 @@ const hostTicketBytes = 20
 type hostTicket struct {
 	Pending
 	ToolUseID string `json:"tool_use_id,omitempty"`
+	// Unarmed keeps the ticket from approving anything until the host
+	// reports that it is asking a person about the rewrite
+	// ([Engine.ArmHostTicket]). It is for a host that asks only because
+	// one of its own rules matches the rewrite (Codex): should the rule
+	// not hold for some run, the host runs the rewrite without asking,
+	// and then the ticket approves nothing.
+	Unarmed bool `json:"unarmed,omitempty"`
 }
 
 // ErrNoHostTicket is returned when exec's ticket names no live approval.
@@ -77,7 +91,14 @@ func validHostTicket(t string) bool {
 // rewritten exec claims with the returned secret once the person said
 // yes. x's record must already be written ([Escalation.Approve] with
 // asked_host) and kept for the result event ([Escalation.Later]).
-func (x *Escalation) HostAsk() (ticket string, err error) {
+func (x *Escalation) HostAsk() (ticket string, err error) { return x.hostAsk(false) }
+
+// HostAskUnarmed is [Escalation.HostAsk] for a ticket that approves
+// nothing until [Engine.ArmHostTicket] arms it: when the host reports
+// that it is asking a person about the rewrite.
+func (x *Escalation) HostAskUnarmed() (ticket string, err error) { return x.hostAsk(true) }
+
+func (x *Escalation) hostAsk(unarmed bool) (ticket string, err error) {
 	e, j := x.e, x.J
 	var b [hostTicketBytes]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -87,34 +108,84 @@ func (x *Escalation) HostAsk() (ticket string, err error) {
 	now := e.Now().UTC()
 	t := hostTicket{Pending: Pending{Command: j.Request.Text, Cwd: j.Cwd, Session: j.Session, Harness: harnessOf(j),
 		Reasons: j.Decision.Reasons(), Resolved: resolvedWords(j), Record: x.Rec.ID, Created: now,
-		Expires: now.Add(hostTicketTTL), Approved: now}, ToolUseID: j.ToolUseID}
+		Expires: now.Add(hostTicketTTL), Approved: now}, ToolUseID: j.ToolUseID, Unarmed: unarmed}
 	if err := os.MkdirAll(e.hostTicketDir(), 0o700); err != nil {
 		return "", err
 	}
 	e.pruneHostTickets()
+	return ticket, e.writeHostTicket(ticket, t)
+}
+
+// writeHostTicket replaces the ticket's file at once, so that exec never
+// reads half of it.
+func (e *Engine) writeHostTicket(ticket string, t hostTicket) error {
 	data, err := json.Marshal(t)
 	if err != nil {
-		return "", err
+		return err
 	}
-	return ticket, os.WriteFile(e.hostTicketPath(ticket), data, 0o600)
+	tmp, err := os.CreateTemp(e.hostTicketDir(), ".ticket-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), e.hostTicketPath(ticket))
+}
+
+// ArmHostTicket arms the unarmed ticket of session: the host reports
+// that it is asking a person about the rewrite that carries it. An
+// unknown, expired or other session's ticket is an error.
+func (e *Engine) ArmHostTicket(ticket, session string) error {
+	t, ok := e.readHostTicket(ticket)
+	if !ok || t.Session != session {
+		return ErrNoHostTicket
+	}
+	if !t.Unarmed {
+		return nil
+	}
+	t.Unarmed = false
+	return e.writeHostTicket(ticket, t)
+}
+
+// readHostTicket reads the live ticket whose secret is ticket.
+func (e *Engine) readHostTicket(ticket string) (hostTicket, bool) {
+	if !validHostTicket(ticket) {
+		return hostTicket{}, false
+	}
+	data, err := os.ReadFile(e.hostTicketPath(ticket))
+	if err != nil {
+		return hostTicket{}, false
+	}
+	var t hostTicket
+	if json.Unmarshal(data, &t) != nil || e.Now().After(t.Expires) {
+		return hostTicket{}, false
+	}
+	return t, true
+}
+
+// DropHostTicketBySecret forgets the ticket whose secret is ticket: the
+// host will not ask a person about it after all.
+func (e *Engine) DropHostTicketBySecret(ticket string) {
+	if validHostTicket(ticket) {
+		_ = os.Remove(e.hostTicketPath(ticket))
+	}
 }
 
 // pruneHostTickets removes the tickets whose time is up.
 func (e *Engine) pruneHostTickets() { e.pruneOlder(e.hostTicketDir(), hostTicketTTL) }
 
 // hostGrant reads the ticket j presents and reports whether it approves
-// exactly j: the same text, directory and session, no reason the person
-// was not shown, and the same files on disk.
+// exactly j: an armed ticket, for the same text, directory and session,
+// no reason the person was not shown, and the same files on disk.
 func (e *Engine) hostGrant(j *Judgement) (hostTicket, bool) {
-	if !validHostTicket(j.HostTicket) {
-		return hostTicket{}, false
-	}
-	data, err := os.ReadFile(e.hostTicketPath(j.HostTicket))
-	if err != nil {
-		return hostTicket{}, false
-	}
-	var t hostTicket
-	if json.Unmarshal(data, &t) != nil || e.Now().After(t.Expires) {
+	t, ok := e.readHostTicket(j.HostTicket)
+	if !ok || t.Unarmed {
 		return hostTicket{}, false
 	}
 	if t.Command != j.Request.Text || t.Cwd != j.Cwd || t.Session != j.Session || !sameJudgement(t.Pending, j) {

@@ -134,3 +134,50 @@ func TestHostTicketBoundToWhatWasSeen(t *testing.T) {
 		t.Errorf("the ticket ran a command whose file was swapped for a link: %+v", r)
 	}
 }
+
+// An unarmed ticket (Codex's) approves nothing until the host reports it
+// is asking a person about the rewrite; only its own session can arm it.
+func TestHostTicketUnarmed(t *testing.T) {
+	e, _, cfg := pendingEngine(t)
+	ask := func() *Judgement { return judgement(cfg, "touch made.txt", "/p", "s1") }
+	x := e.Escalate(ask())
+	if err := x.Approve(audit.OutcomeAskedHost); err != nil {
+		t.Fatal(err)
+	}
+	ticket, err := x.HostAskUnarmed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Route(withTicket(ask(), ticket)); r.Action == Run {
+		t.Fatalf("an unarmed ticket ran: %+v", r)
+	}
+	if err := e.Escalate(withTicket(ask(), ticket)).Approve(audit.OutcomeApprovedHost); err == nil {
+		t.Fatalf("an unarmed ticket was claimed")
+	}
+	for _, bad := range []struct{ ticket, session string }{{ticket, "s2"}, {strings.Repeat("a", len(ticket)), "s1"}, {"../x", "s1"}} {
+		if err := e.ArmHostTicket(bad.ticket, bad.session); err == nil {
+			t.Errorf("armed ticket %q of session %s", bad.ticket, bad.session)
+		}
+	}
+	if r := e.Route(withTicket(ask(), ticket)); r.Action == Run {
+		t.Fatalf("a ticket armed by another session ran: %+v", r)
+	}
+	if err := e.ArmHostTicket(ticket, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Route(withTicket(ask(), ticket)); r.Action != Run || r.Outcome != audit.OutcomeApprovedHost {
+		t.Fatalf("the armed ticket: %+v", r)
+	}
+	if err := e.Escalate(withTicket(ask(), ticket)).Approve(audit.OutcomeApprovedHost); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.ArmHostTicket(ticket, "s1"); err == nil {
+		t.Errorf("a used ticket was armed again")
+	}
+	// A ticket dropped before it is armed is gone.
+	ticket, _ = hostAsked(t, e, ask())
+	e.DropHostTicketBySecret(ticket)
+	if r := e.Route(withTicket(ask(), ticket)); r.Action == Run {
+		t.Errorf("a dropped ticket ran: %+v", r)
+	}
+}
