@@ -155,8 +155,10 @@ func (s Setup) trustCodex(sp spec, drop map[string]bool, add []codexTrust, renam
 	}
 	text := strings.Join(out, "")
 	if len(add) > 0 {
-		if text != "" && !strings.HasSuffix(text, "\n") {
-			text += "\n"
+		// One blank line before each table added: the blank lines that
+		// ended the tables dropped stay behind, and must not pile up.
+		if text != "" {
+			text = strings.TrimRight(text, "\n") + "\n"
 		}
 		for _, e := range add {
 			if text != "" {

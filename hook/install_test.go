@@ -231,3 +231,17 @@ func TestInstallCodexTrustManual(t *testing.T) {
 		t.Errorf("doctor's trust check found nothing wrong")
 	}
 }
+
+// After a project install, installing for the user again changes nothing:
+// the blank lines the dropped trust tables leave do not pile up.
+func TestInstallCodexIdempotentAfterProject(t *testing.T) {
+	s := testSetup(t)
+	for _, scope := range []Scope{Project, User} {
+		if _, _, err := s.Install("codex", scope); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if changes, _, _ := s.Install("codex", User); len(changes) != 0 {
+		t.Errorf("a second install changed %+v", changes)
+	}
+}
