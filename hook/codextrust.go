@@ -24,7 +24,7 @@ import (
 // writes the trust itself and doctor checks it.
 
 // codexEventLabel is the event's name in trust keys and hashes.
-var codexEventLabel = map[string]string{"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use"}
+var codexEventLabel = map[string]string{"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use", "PermissionRequest": "permission_request"}
 
 // CodexHash is the trusted_hash Codex computes for a command handler with
 // this matcher and timeout (in seconds) under event.

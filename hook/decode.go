@@ -9,6 +9,7 @@ type shellEvents struct {
 	pre       string   // the event before the command runs
 	post      []string // events after it ran
 	denied    []string // events after the person refused it
+	asking    []string // events as the host is about to ask about it
 	dirFields []string // tool input fields naming where it runs, the first present wins; none: .cwd
 	files     map[string]fileTool
 	// shellPatch: the host applies "apply_patch <<'EOF'" sent to its
@@ -22,7 +23,7 @@ func (s shellEvents) decode(data []byte) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
-	ev := Event{Session: env.Session, ToolUseID: env.ToolUseID, Mode: env.Mode}
+	ev := Event{Session: env.Session, ToolUseID: env.ToolUseID, Mode: env.Mode, TurnID: env.TurnID, Transcript: env.Transcript}
 	ft, isFile := s.files[env.Tool]
 	isFile = isFile && env.Tool != s.tool
 	if env.Tool != s.tool && !isFile {
@@ -39,6 +40,10 @@ func (s shellEvents) decode(data []byte) (Event, error) {
 	case contains(s.denied, env.Event):
 		ev.Kind = Denied
 		return ev, nil
+	case contains(s.asking, env.Event) && !isFile:
+		ev.Kind = Asking
+		_, ev.Command, err = toolInput(env.Input, "command")
+		return ev, err
 	default:
 		return ev, nil
 	}

@@ -45,6 +45,8 @@ func (g *Gate) Handle(h *Host, ev Event) (reply Reply) {
 		return h.Encode(ev, g.pre(h, ev))
 	case PreFile:
 		return h.Encode(ev, g.file(h, ev))
+	case Asking:
+		return h.Encode(ev, g.asking(h, ev))
 	case Post, Denied:
 		g.result(h, ev)
 	}
@@ -119,6 +121,12 @@ func (g *Gate) pre(h *Host, ev Event) Answer {
 		}
 		_ = x.Later()
 		return Answer{Decision: Allow, Reason: "agentgate: " + r.Outcome}
+	case r.Action == engine.Prompt && h.AskVia != nil:
+		why := g.askVia(h, ev, j)
+		if why == "" {
+			return g.askMarked(h, ev, j)
+		}
+		r = engine.NoOneToAsk(h.Name + " cannot ask a person here: " + why)
 	case r.Action == engine.Prompt && h.CanAsk(ev) && !(j.Decision.Sticky() && g.hostAllows(h, ev, j)):
 		x := eng.Escalate(j)
 		if err := x.Approve(audit.OutcomeAskedHost); err != nil {
@@ -176,6 +184,58 @@ func (g *Gate) ask(h *Host, ev Event, j *engine.Judgement, x *engine.Escalation)
 	}
 	a.Rewrite = g.askRewrite(j, ticket)
 	return a
+}
+
+// askVia says why a host that asks only about agentgate's marked rewrite
+// (Codex) would not ask a person about j ("" when it would).
+func (g *Gate) askVia(h *Host, ev Event, j *engine.Judgement) string {
+	if r, kept := g.keptBy(h, ev); kept {
+		return fmt.Sprintf("one of its own rules may match the command (%s), so it is not rewritten", r)
+	}
+	if j.Unbound() {
+		return "where its cd goes cannot be followed, so no approval can hold for what runs"
+	}
+	return h.AskVia(g.where(h, ev), g.Self, ev)
+}
+
+// askMarked answers an ask with agentgate's marked rewrite, which the
+// host asks the person about: its ticket is unarmed until the host
+// reports that it is asking ([Gate.asking]).
+func (g *Gate) askMarked(h *Host, ev Event, j *engine.Judgement) Answer {
+	x := g.Engine.Escalate(j)
+	ticket, err := x.HostAskUnarmed()
+	if err != nil {
+		return Answer{Decision: Deny, Reason: "agentgate could not keep the approval's ticket: " + err.Error()}
+	}
+	if err := x.Approve(audit.OutcomeAskedHost); err != nil {
+		g.Engine.DropHostTicketBySecret(ticket)
+		return Answer{Decision: Deny, Reason: err.Error()}
+	}
+	_ = x.Later()
+	return Answer{Decision: Ask, Reason: askReason(j), Rewrite: codexAskRewrite(g.Self, j.Session, j.Request.Text, g.ExecFlags, ticket)}
+}
+
+// asking answers a host that is about to ask someone about a command
+// (Codex's PermissionRequest): agentgate's marked rewrite has its ticket
+// armed, now that the host asks, where the turn's settings say it asks
+// a person; anywhere else it is refused, and its ticket dropped. Any
+// other command is the host's to ask about.
+func (g *Gate) asking(h *Host, ev Event) Answer {
+	ticket, ok := codexMarkedTicket(g.Self, ev.Command)
+	if !ok || h.AskVia == nil {
+		return Answer{Decision: Pass}
+	}
+	refuse := func(why string) Answer {
+		g.Engine.DropHostTicketBySecret(ticket)
+		return Answer{Decision: Deny, Reason: "agentgate: " + h.Name + " would not ask a person about this command: " + why}
+	}
+	if why := codexTurnProblem(ev); why != "" {
+		return refuse(why)
+	}
+	if err := g.Engine.ArmHostTicket(ticket, g.session(ev)); err != nil {
+		return refuse(err.Error())
+	}
+	return Answer{Decision: Pass}
 }
 
 // where locates the host's own rule files for ev.

@@ -54,6 +54,10 @@ const (
 	Denied
 	// PreFile is a file tool call about to run (see [FileUse]).
 	PreFile
+	// Asking is a shell command the host is about to ask someone about
+	// (Codex's PermissionRequest): the hook may arm the ticket of its
+	// marked rewrite, or refuse.
+	Asking
 )
 
 // Event is a host's hook event, decoded.
@@ -70,6 +74,10 @@ type Event struct {
 	ToolUseID string
 	// Mode is the host's permission mode, when it sends one.
 	Mode string
+	// TurnID and Transcript are the host's turn id and the file it
+	// records the session in, when it sends them (Codex: the turn's
+	// settings are read there).
+	TurnID, Transcript string
 	// Project is the project directory the host names (the event's cwd),
 	// where its project settings are.
 	Project string
@@ -148,6 +156,13 @@ type Host struct {
 	// ask: a sticky ask (sensitive path, self-protection) is then denied
 	// with an id to approve out of band instead.
 	HostAllows func(w Where, command string) bool
+	// AskVia, where set, is a host's only way to ask a person about a
+	// shell command: it has no ask answer, but asks about agentgate's
+	// marked rewrite, because of its own rule (Codex; see codexask.go).
+	// An ask is answered allow with that rewrite, ticketed and unarmed
+	// until the host's Asking event, where AskVia says "" for agentgate
+	// at self; where it names a reason, the ask is denied with an id.
+	AskVia func(w Where, self string, ev Event) string
 }
 
 // Hosts are the hosts agentgate plugs into, by name.
@@ -205,6 +220,9 @@ type envelope struct {
 	Session   string          `json:"session_id"`
 	ToolUseID string          `json:"tool_use_id"`
 	Mode      string          `json:"permission_mode"`
+	TurnID    string          `json:"turn_id"`
+	// Transcript is a string or null (Codex's ephemeral sessions).
+	Transcript string `json:"transcript_path"`
 }
 
 func decodeEnvelope(data []byte) (envelope, error) {

@@ -161,7 +161,8 @@ func splitSimple(command string) []string {
 // prefix_rule may match a command when its pattern's first word is the
 // first word of a command in it, in $CODEX_HOME/rules.
 //
-// The project's rules do not count, as for claudeRules.
+// The project's rules do not count, as for claudeRules; nor does
+// agentgate's own (CodexRuleName), which matches only its marked rewrite.
 func codexRules(w Where) []HostRule {
 	home := w.env("CODEX_HOME")
 	if !filepath.IsAbs(home) {
@@ -172,7 +173,7 @@ func codexRules(w Where) []HostRule {
 	files, _ := filepath.Glob(filepath.Join(home, "rules", "*.rules"))
 	for _, f := range files {
 		data, err := os.ReadFile(f)
-		if err != nil {
+		if err != nil || filepath.Base(f) == CodexRuleName && strings.HasPrefix(string(data), codexRuleHeader) {
 			continue
 		}
 		for _, rule := range strings.Split(string(data), "prefix_rule(")[1:] {

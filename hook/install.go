@@ -130,7 +130,7 @@ func (s Setup) spec0(host string, scope Scope) (spec, error) {
 		if scope == Project {
 			p = filepath.Join(base, ".codex", "hooks.json")
 		}
-		return spec{path: p, matcher: CodexFileMatcher, events: []string{"PreToolUse", "PostToolUse"},
+		return spec{path: p, matcher: CodexFileMatcher, events: []string{"PreToolUse", "PostToolUse", "PermissionRequest"},
 			handler: command("timeout", secs)}, nil
 	case "gemini":
 		return spec{path: filepath.Join(base, ".gemini", "settings.json"), matcher: GeminiFileMatcher,
@@ -346,6 +346,16 @@ func (s Setup) Install(host string, scope Scope) (changes []Change, notes []stri
 			changes = append(changes, *tc)
 		}
 		notes = append(notes, tnotes...)
+		if scope == User {
+			rc, rnotes, err := s.codexRule(true)
+			if err != nil {
+				return changes, notes, err
+			}
+			if rc != nil {
+				changes = append(changes, *rc)
+			}
+			notes = append(notes, rnotes...)
+		}
 		if scope == Project {
 			notes = append(notes, fmt.Sprintf("Codex loads a project's .codex only when the project is trusted: [projects.%s] trust_level = \"trusted\" in %s", tomlString(s.Project), filepath.Join(s.codexHome(), "config.toml")))
 		}
@@ -377,6 +387,15 @@ func (s Setup) Uninstall(host string, scope Scope) (changes []Change, err error)
 		if tc != nil {
 			changes = append(changes, *tc)
 		}
+		if scope == User {
+			rc, _, err := s.codexRule(false)
+			if err != nil {
+				return changes, err
+			}
+			if rc != nil {
+				changes = append(changes, *rc)
+			}
+		}
 	} else if err := sp.edit(doc, host, ""); err != nil {
 		return changes, err
 	}
@@ -385,6 +404,50 @@ func (s Setup) Uninstall(host string, scope Scope) (changes []Change, err error)
 		changes = append(changes, *c)
 	}
 	return changes, err
+}
+
+// codexRule writes (install) or removes (uninstall) agentgate's rules
+// file in Codex's home, through which Codex asks a person about what
+// agentgate asks (codexask.go). It returns nil when nothing changed.
+func (s Setup) codexRule(install bool) (*Change, []string, error) {
+	path := CodexRuleFile(s.codexHome())
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, nil, err
+	}
+	if !install {
+		if old == nil || !strings.HasPrefix(string(old), codexRuleHeader) {
+			return nil, nil, nil
+		}
+		return &Change{Path: path}, nil, os.Remove(path)
+	}
+	text := CodexRuleText(s.Self)
+	if text == "" {
+		return nil, []string{fmt.Sprintf("%s holds a character Codex's rules cannot match: Codex cannot ask you about what agentgate asks, which is denied with an id to approve from another terminal", s.Self)}, nil
+	}
+	c, err := s.write(path, old, []byte(text))
+	return c, nil, err
+}
+
+// CodexRuleProblem says what is wrong with agentgate's rules file in
+// Codex's home ("" when it is as install writes it): without it Codex
+// cannot ask a person about what agentgate asks.
+func (s Setup) CodexRuleProblem() string {
+	path := CodexRuleFile(s.codexHome())
+	want := CodexRuleText(s.Self)
+	if want == "" {
+		return fmt.Sprintf("%s holds a character Codex's rules cannot match: what agentgate asks about in Codex is denied with an id", s.Self)
+	}
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return path + " is missing: Codex cannot ask you about what agentgate asks (it is denied with an id); run 'agentgate install codex'"
+	case err != nil:
+		return err.Error()
+	case string(data) != want:
+		return path + " is not the rule agentgate writes for " + s.Self + ": run 'agentgate install codex'"
+	}
+	return ""
 }
 
 // write replaces path with data when it differs from old, keeping a

@@ -190,6 +190,73 @@ func TestCodexHashKnown(t *testing.T) {
 	if want := "sha256:48de41b6ee9e6068cfb7912cd157de6525407bec46e0700cea8bb17134f266a0"; got != want {
 		t.Errorf("CodexHash = %s; want %s", got, want)
 	}
+	got = CodexHash("PermissionRequest", "^Bash$", "/tmp/ag-hook hook codex", 30)
+	if want := "sha256:9a2e7a4149e363b1fcefcf98271e2b1d963b6c1d87db3ac97607886265ced412"; got != want {
+		t.Errorf("CodexHash(PermissionRequest) = %s; want %s", got, want)
+	}
+}
+
+// Install writes agentgate's rule into Codex's rules (the user's only),
+// once; uninstall removes it, and only a file agentgate wrote.
+func TestInstallCodexRule(t *testing.T) {
+	s := testSetup(t)
+	rule := CodexRuleFile(filepath.Join(s.Home, ".codex"))
+	if p := s.CodexRuleProblem(); !strings.Contains(p, "is missing") {
+		t.Errorf("before install: %q", p)
+	}
+	if _, _, err := s.Install("codex", Project); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(rule); err == nil {
+		t.Errorf("a project install wrote the user's rule")
+	}
+	changes, _, err := s.Install("codex", User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read(t, rule) != CodexRuleText(s.Self) || s.CodexRuleProblem() != "" {
+		t.Fatalf("rule %s:\n%s", rule, read(t, rule))
+	}
+	wrote := false
+	for _, c := range changes {
+		wrote = wrote || c.Path == rule
+	}
+	if !wrote {
+		t.Errorf("install did not report the rule it wrote: %+v", changes)
+	}
+	if changes, _, _ := s.Install("codex", User); len(changes) != 0 {
+		t.Errorf("a second install changed %+v", changes)
+	}
+	// Another agentgate's rule is replaced, with a backup.
+	write(t, rule, CodexRuleText("/old/agentgate"))
+	if p := s.CodexRuleProblem(); !strings.Contains(p, "not the rule") {
+		t.Errorf("a rule for another path: %q", p)
+	}
+	if _, _, err := s.Install("codex", User); err != nil || read(t, rule) != CodexRuleText(s.Self) {
+		t.Errorf("install did not replace the rule: %v", err)
+	}
+	if _, err := s.Uninstall("codex", User); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(rule); err == nil {
+		t.Errorf("uninstall left the rule")
+	}
+	// A file of the same name agentgate did not write stays.
+	write(t, rule, "prefix_rule(pattern=[\"rm\"], decision=\"forbidden\")\n")
+	if _, err := s.Uninstall("codex", User); err != nil || !strings.Contains(read(t, rule), "forbidden") {
+		t.Errorf("uninstall removed a rules file agentgate did not write: %v", err)
+	}
+	// A path Codex's rules cannot match: no rule, and a note.
+	s.Self = "/opt/agent gate/agentgate"
+	write(t, rule, "")
+	os.Remove(rule)
+	_, notes, err := s.Install("codex", User)
+	if err != nil || len(notes) == 0 || !strings.Contains(strings.Join(notes, " "), "denied with an id") {
+		t.Errorf("notes %q %v", notes, err)
+	}
+	if _, err := os.Stat(rule); err == nil {
+		t.Errorf("a rule was written for a path Codex cannot match")
+	}
 }
 
 // Project scope writes the project's file, by absolute path.

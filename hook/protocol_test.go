@@ -40,6 +40,11 @@ func TestDecode(t *testing.T) {
 		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\nEOF\n","workdir":"sub"}}`, PreFile, "", "/p/sub", "", "", ""},
 		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"apply_patch <<EOF\n*** Begin Patch\n*** Add File: a.txt\n+$(id)\n*** End Patch\nEOF\n"}}`, Pre, "apply_patch <<EOF\n*** Begin Patch\n*** Add File: a.txt\n+$(id)\n*** End Patch\nEOF\n", "/p", "", "", ""},
 		{"codex", `{"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"web_search","tool_input":{"query":"x"}}`, Other, "", "", "", "", ""},
+		// PermissionRequest, captured from 0.169.0: the command Codex is
+		// about to ask about (a hook's rewrite), with no tool-use id.
+		{"codex", `{"session_id":"01a2","turn_id":"01a3","transcript_path":"/r.jsonl","cwd":"/p","hook_event_name":"PermissionRequest","model":"gpt-5.5","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"/x/agentgate exec --host-ticket t -- 'ls'"}}`,
+			Asking, "/x/agentgate exec --host-ticket t -- 'ls'", "", "01a2", "", ""},
+		{"codex", `{"cwd":"/p","hook_event_name":"PermissionRequest","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** End Patch\n"}}`, Other, "", "", "", "", ""},
 		// Gemini CLI: BeforeTool on run_shell_command, dir_path.
 		{"gemini", `{"session_id":"g1","transcript_path":"/t","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-01-01T00:00:00Z","tool_name":"run_shell_command","tool_input":{"command":"ls -la","description":"list","dir_path":"src"}}`,
 			Pre, "ls -la", "/p/src", "g1", "", ""},
@@ -113,6 +118,7 @@ func looksShell(host, in string) bool {
 func TestEncode(t *testing.T) {
 	claudeEv, _ := Claude.Decode([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status","description":"d","run_in_background":false},"cwd":"/p"}`))
 	codexEv, _ := Codex.Decode([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status","workdir":"/p"},"cwd":"/p"}`))
+	codexAsking, _ := Codex.Decode([]byte(`{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"x"},"cwd":"/p"}`))
 	geminiEv, _ := Gemini.Decode([]byte(`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"git status","dir_path":"/p","description":"d"},"cwd":"/p"}`))
 	cursorEv, _ := Cursor.Decode([]byte(`{"hook_event_name":"beforeShellExecution","command":"git status","cwd":"/p"}`))
 	rw := `"/bin/agentgate" exec --non-interactive -- 'git status'`
@@ -139,6 +145,12 @@ func TestEncode(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"agentgate: allowed","updatedInput":{"command":"\"/bin/agentgate\" exec --non-interactive -- 'git status'","workdir":"/p"}}}`, "", 0},
 		{Codex, codexEv, Answer{Decision: Deny, Reason: "agentgate denied rm"}, ``, "agentgate denied rm\n", 2},
 		{Codex, codexEv, Answer{Decision: Ask, Reason: "ask"}, ``, "agentgate: denied: ask\n", 2},
+		// An ask is an allow of the marked rewrite, which Codex's rule asks
+		// the person about (codexask.go).
+		{Codex, codexEv, Answer{Decision: Ask, Reason: "agentgate: why", Rewrite: "/bin/agentgate exec --host-ticket t -- 'git status'"},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"agentgate: why","updatedInput":{"command":"/bin/agentgate exec --host-ticket t -- 'git status'","workdir":"/p"}}}`, "", 0},
+		{Codex, codexAsking, Answer{Decision: Pass}, ``, "", 0},
+		{Codex, codexAsking, Answer{Decision: Deny, Reason: "agentgate: no"}, ``, "agentgate: no\n", 2},
 		{Gemini, geminiEv, Answer{Decision: Allow}, ``, "", 0},
 		{Gemini, geminiEv, Answer{Decision: Allow, Rewrite: rw},
 			`{"decision":"allow","hookSpecificOutput":{"tool_input":{"command":"\"/bin/agentgate\" exec --non-interactive -- 'git status'","description":"d","dir_path":"/p"}}}`, "", 0},

@@ -1,0 +1,273 @@
+package hook
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Codex has no ask a hook can give: it rejects permissionDecision "ask"
+// and runs the call. It does ask a person about a command one of its own
+// exec-policy rules marks "prompt", and it matches those rules against
+// the command a PreToolUse hook rewrote (read in 0.169.0's source, seen
+// with the binary). So install writes a rule for agentgate's marked
+// rewrite, "<agentgate> exec --host-ticket", and the hook answers an ask
+// with allow and that rewrite, ticketed as for Claude Code: Codex shows
+// the person the rewrite and runs it once they say yes. Codex tries the
+// rule only on a command it can split into plain words (tree-sitter's
+// bash grammar, no expansions): agentgate's path unquoted, every other
+// word in single quotes, and a single quote inside one written '"'"'
+// (0.169.0 gives up on the usual '\'' and then matches no rule).
+//
+// Where the person would not be asked, the ask is denied with an id
+// instead, as before: the approval policy is never (codex exec always),
+// approvals go to Codex's automatic reviewer (a model), Codex's sandbox
+// is on (an approved command would run inside it, where agentgate exec
+// cannot record the approval), the rule is missing, agentgate's path
+// cannot be a plain word, or a PowerShell is installed (Codex runs a
+// command the model sends with "shell": "pwsh" through it, and matches
+// no bash rule then). The ticket is unarmed besides: it approves nothing
+// until Codex's PermissionRequest event, which it sends once it has
+// decided to ask about exactly that rewrite, arms it. A rewrite Codex
+// runs without asking claims nothing.
+
+// CodexRuleName is the name of agentgate's rules file in
+// $CODEX_HOME/rules.
+const CodexRuleName = "agentgate.rules"
+
+// codexRuleHeader starts agentgate's rules file: uninstall removes only a
+// file that starts with it.
+const codexRuleHeader = "# Written by agentgate install codex; agentgate uninstall codex removes it.\n"
+
+// CodexRuleFile is agentgate's rules file in Codex's home.
+func CodexRuleFile(codexHome string) string {
+	return filepath.Join(codexHome, "rules", CodexRuleName)
+}
+
+// CodexRuleText is the rules file for agentgate at self: Codex asks the
+// person before it runs agentgate's marked rewrite, and refuses it under
+// approval policy never. It is "" when self cannot be a plain word.
+func CodexRuleText(self string) string {
+	if !plainWord(self) {
+		return ""
+	}
+	return codexRuleHeader +
+		"# Codex asks you before it runs a command agentgate wants a person to approve,\n" +
+		"# rewritten into agentgate exec with a one-time ticket.\n" +
+		"prefix_rule(\n" +
+		"    pattern = [\"" + self + "\", \"exec\", \"--host-ticket\"],\n" +
+		"    decision = \"prompt\",\n" +
+		"    justification = \"agentgate asks you: the command after -- runs only if you say yes\",\n" +
+		")\n"
+}
+
+// plainWord reports whether s is a word Codex's parser takes as it is,
+// unquoted: letters, digits and / . _ + - @ : , % only.
+func plainWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._+-@:,%", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// codexQuote quotes s in single quotes, each single quote inside closed,
+// double-quoted and reopened: a word Codex's parser reads. It does not
+// read the usual form, a backslash before the quote.
+func codexQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+}
+
+// codexMark is what starts agentgate's marked rewrite, after its path.
+const codexMark = " exec --host-ticket "
+
+// codexAskRewrite is the marked rewrite of text for Codex: the words the
+// rule matches first, then exec's flags and the text, each quoted.
+func codexAskRewrite(self, session, text string, flags []string, ticket string) string {
+	var b strings.Builder
+	b.WriteString(self + codexMark + ticket + " --non-interactive")
+	for _, f := range flags {
+		b.WriteString(" " + codexQuote(f))
+	}
+	if session != "" && !strings.ContainsFunc(session, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		b.WriteString(" --session " + codexQuote(session))
+	}
+	b.WriteString(" -- " + codexQuote(text))
+	return b.String()
+}
+
+// codexMarkedTicket is the ticket of agentgate's marked rewrite command,
+// read from where the hook wrote it: right after the mark, at the start.
+func codexMarkedTicket(self, command string) (string, bool) {
+	rest, ok := strings.CutPrefix(command, self+codexMark)
+	if !ok || !plainWord(self) {
+		return "", false
+	}
+	ticket, _, ok := strings.Cut(rest, " ")
+	return ticket, ok && ticket != ""
+}
+
+// codexAskProblem says why Codex would not ask a person about agentgate's
+// marked rewrite of ev's command ("" when it would).
+func codexAskProblem(w Where, self string, ev Event) string {
+	if !plainWord(self) {
+		return fmt.Sprintf("agentgate's path %q holds a character Codex's rules cannot match", self)
+	}
+	home := w.env("CODEX_HOME")
+	if !filepath.IsAbs(home) {
+		home = filepath.Join(w.Home, ".codex")
+	}
+	f := CodexRuleFile(home)
+	if data, err := os.ReadFile(f); err != nil || string(data) != CodexRuleText(self) {
+		return "agentgate's rule for it is not in " + f + " (run 'agentgate install codex')"
+	}
+	if p := PowerShell(w); p != "" {
+		return "a PowerShell is installed (" + p + "), through which Codex runs a command without its rules"
+	}
+	return codexTurnProblem(ev)
+}
+
+// PowerShell is a PowerShell Codex would find for a model that asks for
+// one ("" when there is none): pwsh or powershell on PATH, or where
+// 0.169.0 looks besides.
+func PowerShell(w Where) string {
+	var dirs []string
+	for _, d := range filepath.SplitList(w.env("PATH")) {
+		if filepath.IsAbs(d) {
+			dirs = append(dirs, d)
+		}
+	}
+	var cands []string
+	for _, d := range dirs {
+		cands = append(cands, filepath.Join(d, "pwsh"), filepath.Join(d, "powershell"))
+	}
+	cands = append(cands, powerShellPaths...)
+	for _, c := range cands {
+		if info, err := os.Stat(c); err == nil && !info.IsDir() && info.Mode()&0o111 != 0 {
+			return c
+		}
+	}
+	return ""
+}
+
+// powerShellPaths are where Codex 0.169.0 looks for PowerShell besides
+// PATH (and where its installers put it).
+var powerShellPaths = []string{"/usr/local/bin/pwsh", "/opt/microsoft/powershell/7/pwsh"}
+
+// codexTurn is what Codex records of a turn's settings when it starts it:
+// a turn_context line of the session's transcript.
+type codexTurn struct {
+	TurnID            string          `json:"turn_id"`
+	ApprovalPolicy    json.RawMessage `json:"approval_policy"`
+	ApprovalsReviewer string          `json:"approvals_reviewer"`
+	PermissionProfile struct {
+		Type string `json:"type"`
+	} `json:"permission_profile"`
+}
+
+// codexTurnProblem says why, by the settings of ev's turn, Codex would not
+// ask a person about a command ("" when it would).
+func codexTurnProblem(ev Event) string {
+	if ev.Mode != "default" {
+		return fmt.Sprintf("its approval policy is never (permission mode %q)", ev.Mode)
+	}
+	t, err := readCodexTurn(ev.Transcript, ev.TurnID)
+	if err != nil {
+		return "this turn's settings could not be read from its transcript: " + err.Error()
+	}
+	var policy string
+	if json.Unmarshal(t.ApprovalPolicy, &policy) != nil {
+		return "its approval policy is " + string(t.ApprovalPolicy)
+	}
+	switch {
+	case policy != "on-request" && policy != "on-failure" && policy != "untrusted":
+		return "its approval policy is " + policy
+	case t.ApprovalsReviewer != "user":
+		return fmt.Sprintf("its approvals go to %q, not to you", t.ApprovalsReviewer)
+	case t.PermissionProfile.Type != "disabled":
+		return fmt.Sprintf("its sandbox is on (%s): an approved command would run inside it, where agentgate cannot record the approval (run Codex with --sandbox danger-full-access; agentgate confines what it runs)", t.PermissionProfile.Type)
+	}
+	return ""
+}
+
+// codexTranscriptWindow is how much of a transcript's end is read for a
+// turn's settings.
+const codexTranscriptWindow = 64 << 20
+
+// codexTurnWait is how long the hook waits for Codex to write the turn's
+// settings, which it does as the turn starts.
+var codexTurnWait = 2 * time.Second
+
+// readCodexTurn reads the settings of turn turnID from the transcript at
+// path: the last turn_context line with that id.
+func readCodexTurn(path, turnID string) (codexTurn, error) {
+	if !filepath.IsAbs(path) || turnID == "" {
+		return codexTurn{}, errors.New("the event names no transcript or turn")
+	}
+	deadline := time.Now().Add(codexTurnWait)
+	for {
+		t, err := scanCodexTurn(path, turnID)
+		if err == nil || !errors.Is(err, errNoTurn) || time.Now().After(deadline) {
+			return t, err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+var errNoTurn = errors.New("no turn_context line for this turn")
+
+func scanCodexTurn(path, turnID string) (codexTurn, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return codexTurn{}, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return codexTurn{}, err
+	}
+	r := bufio.NewReaderSize(f, 1<<16)
+	if off := info.Size() - codexTranscriptWindow; off > 0 {
+		if _, err := f.Seek(off, io.SeekStart); err != nil {
+			return codexTurn{}, err
+		}
+		r.Reset(f)
+		if _, err := r.ReadBytes('\n'); err != nil { // a partial line
+			return codexTurn{}, errNoTurn
+		}
+	}
+	var found *codexTurn
+	for {
+		line, err := r.ReadBytes('\n')
+		if bytes.Contains(line, []byte(`"turn_context"`)) {
+			var rec struct {
+				Type    string    `json:"type"`
+				Payload codexTurn `json:"payload"`
+			}
+			if json.Unmarshal(line, &rec) == nil && rec.Type == "turn_context" && rec.Payload.TurnID == turnID {
+				found = &rec.Payload
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return codexTurn{}, err
+		}
+	}
+	if found == nil {
+		return codexTurn{}, errNoTurn
+	}
+	return *found, nil
+}

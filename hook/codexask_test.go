@@ -1,0 +1,326 @@
+package hook
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentgate/agentgate/engine"
+)
+
+// words parses a command line as bash does and returns its words.
+func words(t testing.TB, line string) []string {
+	t.Helper()
+	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
+	if err != nil || len(f.Stmts) != 1 {
+		t.Fatalf("%q: %v", line, err)
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok {
+		t.Fatalf("%q is not a simple command", line)
+	}
+	out, err := expand.Fields(nil, call.Args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// plainForCodex reports whether every word of line is what Codex's
+// parser reads as plain (tree-sitter's word, raw_string, and a string
+// of text only, concatenated): literal text, single quotes, and double
+// quotes around literal text; no backslash outside quotes.
+func plainForCodex(t testing.TB, line string) bool {
+	t.Helper()
+	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return false
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || f.Stmts[0].Redirs != nil {
+		return false
+	}
+	for _, w := range call.Args {
+		for _, p := range w.Parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				if strings.ContainsAny(p.Value, "\\~*?[{") {
+					return false
+				}
+			case *syntax.SglQuoted:
+				if p.Dollar {
+					return false
+				}
+			case *syntax.DblQuoted:
+				if p.Dollar || len(p.Parts) != 1 {
+					return false
+				}
+				if l, ok := p.Parts[0].(*syntax.Lit); !ok || strings.ContainsAny(l.Value, "\\$`") {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// The marked rewrite is the words exec needs, in the order the rule
+// matches, each one Codex's parser reads as plain, whatever the text.
+func TestCodexAskRewrite(t *testing.T) {
+	self, ticket := "/home/a/.local/bin/agentgate", strings.Repeat("b", 32)
+	for _, text := range []string{"touch made.txt", "echo 'it'\\''s' \"$HOME\" $(id) `x` \\n", "a\nb\tc'", "''", "日本 # x"} {
+		got := codexAskRewrite(self, "s'1", text, []string{"--mode=default"}, ticket)
+		want := []string{self, "exec", "--host-ticket", ticket, "--non-interactive", "--mode=default", "--session", "s'1", "--", text}
+		if w := words(t, got); strings.Join(w, "\x00") != strings.Join(want, "\x00") {
+			t.Errorf("%q reads as %q, want %q", got, w, want)
+		}
+		if !plainForCodex(t, got) {
+			t.Errorf("%q is not plain words for Codex", got)
+		}
+		if tk, ok := codexMarkedTicket(self, got); !ok || tk != ticket {
+			t.Errorf("ticket of %q: %q %v", got, tk, ok)
+		}
+	}
+	// Only agentgate's own rewrite carries a ticket, at its start.
+	for _, c := range []string{"ls", "/other/agentgate exec --host-ticket " + ticket + " -- ls",
+		"echo " + self + " exec --host-ticket " + ticket, `"` + self + `" exec --host-ticket ` + ticket + " -- ls"} {
+		if tk, ok := codexMarkedTicket(self, c); ok {
+			t.Errorf("%q carries ticket %q", c, tk)
+		}
+	}
+	if _, ok := codexMarkedTicket("/a b/agentgate", "/a b/agentgate exec --host-ticket "+ticket+" -- ls"); ok {
+		t.Errorf("a path Codex cannot match carries a ticket")
+	}
+}
+
+// Codex 0.169.0 reads a single quote written with a backslash as no
+// plain word and then matches no rule (seen with the binary): codexQuote
+// never writes one, and what it writes reads back as the text.
+func FuzzCodexQuote(f *testing.F) {
+	for _, s := range []string{"", "'", "a'b", "\\'", "'\"'\"'", "$(id)", "\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.ContainsRune(s, 0) || !utf8.ValidString(s) {
+			return // a host's JSON carries neither
+		}
+		q := codexQuote(s)
+		if strings.Contains(q, `'\''`) || !plainForCodex(t, "x "+q) {
+			t.Fatalf("%q quoted as %q", s, q)
+		}
+		if w := words(t, "x "+q); len(w) != 2 || w[1] != s {
+			t.Fatalf("%q quoted as %q reads %q", s, q, w)
+		}
+	})
+}
+
+func TestPlainWord(t *testing.T) {
+	for s, want := range map[string]bool{"/usr/local/bin/agentgate": true, "/a/b-c_d.e+f@g:h,i%j": true,
+		"": false, "/a b/x": false, "/a~b": false, "/a=b": false, "/a'b": false, `/a"b`: false, "/a$b": false, "/a\\b": false} {
+		if plainWord(s) != want {
+			t.Errorf("plainWord(%q) = %v", s, !want)
+		}
+	}
+	if CodexRuleText("/a b/agentgate") != "" {
+		t.Errorf("a rule for a path Codex cannot match")
+	}
+	if r := CodexRuleText("/x/agentgate"); !strings.HasPrefix(r, codexRuleHeader) || !strings.Contains(r, `pattern = ["/x/agentgate", "exec", "--host-ticket"]`) || !strings.Contains(r, `decision = "prompt"`) {
+		t.Errorf("rule:\n%s", r)
+	}
+}
+
+// codexTranscript writes a transcript whose turn t1 has these settings.
+func codexTranscript(t *testing.T, policy any, reviewer, profile string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "rollout.jsonl")
+	line := func(typ string, payload any) string {
+		b, _ := json.Marshal(map[string]any{"timestamp": "2026-12-03T00:00:00Z", "type": typ, "payload": payload})
+		return string(b) + "\n"
+	}
+	turn := func(id string, policy any, reviewer, profile string) string {
+		return line("turn_context", map[string]any{"turn_id": id, "approval_policy": policy, "approvals_reviewer": reviewer,
+			"permission_profile": map[string]any{"type": profile}})
+	}
+	data := line("session_meta", map[string]any{"cli_version": "0.169.0"}) +
+		turn("t0", "on-request", "user", "disabled") +
+		line("response_item", map[string]any{"type": "message"}) +
+		turn("t1", policy, reviewer, profile) +
+		line("response_item", map[string]any{"type": "function_call"})
+	if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The turn's own settings decide whether a person sees Codex's approval.
+func TestCodexTurnProblem(t *testing.T) {
+	old := codexTurnWait
+	codexTurnWait = 100 * time.Millisecond
+	defer func() { codexTurnWait = old }()
+	for _, tt := range []struct {
+		name     string
+		mode     string
+		policy   any
+		reviewer string
+		profile  string
+		turn     string
+		want     string
+	}{
+		{"asks", "default", "on-request", "user", "disabled", "t1", ""},
+		{"on failure", "default", "on-failure", "user", "disabled", "t1", ""},
+		{"never", "bypassPermissions", "never", "user", "disabled", "t1", "approval policy is never"},
+		{"never in the turn", "default", "never", "user", "disabled", "t1", "approval policy is never"},
+		{"granular", "default", map[string]any{"granular": map[string]any{"rules": false}}, "user", "disabled", "t1", "approval policy is {"},
+		{"auto review", "default", "on-request", "auto_review", "disabled", "t1", `approvals go to "auto_review"`},
+		{"no reviewer", "default", "on-request", "", "disabled", "t1", `approvals go to ""`},
+		{"sandbox", "default", "on-request", "user", "managed", "t1", "sandbox is on"},
+		{"another turn", "default", "on-request", "user", "disabled", "t2", "could not be read"},
+	} {
+		ev := Event{Mode: tt.mode, TurnID: tt.turn, Transcript: codexTranscript(t, tt.policy, tt.reviewer, tt.profile)}
+		if got := codexTurnProblem(ev); (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	for _, ev := range []Event{{Mode: "default", TurnID: "t1"}, {Mode: "default", TurnID: "t1", Transcript: "rel/x.jsonl"},
+		{Mode: "default", TurnID: "t1", Transcript: "/nonexistent/x.jsonl"}} {
+		if got := codexTurnProblem(ev); got == "" {
+			t.Errorf("%+v: no problem", ev)
+		}
+	}
+}
+
+// codexAskGate is a gate for Codex with agentgate's rule installed and a
+// transcript whose turn asks a person.
+func codexAskGate(t *testing.T) (g *Gate, proj, transcript string) {
+	t.Helper()
+	g, proj = testGate(t, "")
+	old := powerShellPaths
+	powerShellPaths = nil
+	t.Cleanup(func() { powerShellPaths = old })
+	g.Getenv = func(k string) string {
+		if k == "PATH" {
+			return filepath.Join(g.Home, "bin")
+		}
+		return ""
+	}
+	if _, _, err := (Setup{Home: g.Home, Self: g.Self, Timeout: 30 * time.Second}).Install("codex", User); err != nil {
+		t.Fatal(err)
+	}
+	return g, proj, codexTranscript(t, "on-request", "user", "disabled")
+}
+
+func codexEvent(event, cmd, cwd, transcript string) []byte {
+	b, _ := json.Marshal(map[string]any{"hook_event_name": event, "tool_name": "Bash",
+		"tool_input": map[string]any{"command": cmd}, "cwd": cwd, "session_id": "sess-1", "turn_id": "t1",
+		"transcript_path": transcript, "tool_use_id": "call_1", "permission_mode": "default"})
+	return b
+}
+
+// codexRewrite reads the rewrite of a Codex answer.
+func codexRewrite(t *testing.T, r Reply) (decision, command string) {
+	t.Helper()
+	var out struct {
+		Specific struct {
+			Decision string         `json:"permissionDecision"`
+			Input    map[string]any `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if len(r.Stdout) == 0 {
+		return "", ""
+	}
+	if err := json.Unmarshal(r.Stdout, &out); err != nil {
+		t.Fatalf("%q: %v", r.Stdout, err)
+	}
+	c, _ := out.Specific.Input["command"].(string)
+	return out.Specific.Decision, c
+}
+
+// An ask becomes Codex's approval of the marked rewrite, whose ticket
+// approves nothing until Codex reports it is asking (PermissionRequest).
+func TestCodexAskRoute(t *testing.T) {
+	g, proj, transcript := codexAskGate(t)
+	r := handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, transcript))
+	d, c := codexRewrite(t, r)
+	re := regexp.MustCompile(`^/opt/agentgate/agentgate exec --host-ticket ([a-z2-7]{32}) --non-interactive --session 'sess-1' -- 'touch made.txt'$`)
+	m := re.FindStringSubmatch(c)
+	if r.Code != 0 || d != "allow" || m == nil {
+		t.Fatalf("ask answered %d %q %q %q", r.Code, d, c, r.Stderr)
+	}
+	run := func() engine.Route {
+		p := engine.Proposal{Text: "touch made.txt", Cwd: proj, Home: g.Home, Session: "sess-1", Harness: "exec", Hardened: true, HostTicket: m[1]}
+		return g.Engine.Route(g.Engine.Judge(p, g.Config))
+	}
+	if rt := run(); rt.Action == engine.Run {
+		t.Fatalf("the ticket ran before Codex asked: %+v", rt)
+	}
+	// Codex asks about another command: not agentgate's business.
+	if r := handle(t, g, Codex, codexEvent("PermissionRequest", "rm -rf build", proj, transcript)); r.Code != 0 || len(r.Stdout)+len(r.Stderr) != 0 {
+		t.Errorf("a PermissionRequest for another command: %+v", r)
+	}
+	if r := handle(t, g, Codex, codexEvent("PermissionRequest", c, proj, transcript)); r.Code != 0 || len(r.Stdout)+len(r.Stderr) != 0 {
+		t.Fatalf("the PermissionRequest for the rewrite: %d %q %q", r.Code, r.Stdout, r.Stderr)
+	}
+	if rt := run(); rt.Action != engine.Run {
+		t.Fatalf("the armed ticket: %+v", rt)
+	}
+}
+
+// Where Codex would send its approval to no person, Codex's
+// PermissionRequest for the rewrite is refused and its ticket dropped.
+func TestCodexAskingRefused(t *testing.T) {
+	g, proj, transcript := codexAskGate(t)
+	_, c := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, transcript)))
+	ticket, _ := codexMarkedTicket(g.Self, c)
+	auto := codexTranscript(t, "on-request", "auto_review", "disabled")
+	r := handle(t, g, Codex, codexEvent("PermissionRequest", c, proj, auto))
+	if r.Code != 2 || !strings.Contains(string(r.Stderr), "auto_review") {
+		t.Fatalf("a PermissionRequest that goes to the automatic reviewer: %d %q", r.Code, r.Stderr)
+	}
+	if err := g.Engine.ArmHostTicket(ticket, "sess-1"); err == nil {
+		t.Errorf("the refused ticket is still there")
+	}
+}
+
+// Where a person would not be asked, an ask is denied with an id.
+func TestCodexAskDenied(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		setup func(t *testing.T, g *Gate, transcript *string)
+		want  string
+	}{
+		{"no rule", func(t *testing.T, g *Gate, _ *string) { os.Remove(CodexRuleFile(filepath.Join(g.Home, ".codex"))) }, "agentgate install codex"},
+		{"another rule", func(t *testing.T, g *Gate, _ *string) {
+			os.WriteFile(CodexRuleFile(filepath.Join(g.Home, ".codex")), []byte(CodexRuleText("/other/agentgate")), 0o600)
+		}, "agentgate install codex"},
+		{"powershell", func(t *testing.T, g *Gate, _ *string) {
+			write(t, filepath.Join(g.Home, "bin", "pwsh"), "#!/bin/sh\n")
+			os.Chmod(filepath.Join(g.Home, "bin", "pwsh"), 0o755)
+		}, "PowerShell"},
+		{"sandbox", func(t *testing.T, g *Gate, tr *string) { *tr = codexTranscript(t, "on-request", "user", "managed") }, "sandbox is on"},
+		{"path", func(t *testing.T, g *Gate, _ *string) { g.Self = "/opt/agent gate/agentgate" }, "cannot match"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g, proj, transcript := codexAskGate(t)
+			tt.setup(t, g, &transcript)
+			r := handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, transcript))
+			if r.Code != 2 || !strings.Contains(string(r.Stderr), tt.want) || !strings.Contains(string(r.Stderr), "agentgate approve ") {
+				t.Errorf("%d %q %q", r.Code, r.Stdout, r.Stderr)
+			}
+		})
+	}
+	// An allowed command is rewritten as ever, not marked.
+	g, proj, transcript := codexAskGate(t)
+	if d, c := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "ls", proj, transcript))); d != "allow" || !strings.HasPrefix(c, `"/opt/agentgate/agentgate" exec --non-interactive `) {
+		t.Errorf("ls: %q %q", d, c)
+	}
+}
