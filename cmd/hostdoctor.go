@@ -89,6 +89,18 @@ func (e *Env) doctorHosts(w io.Writer) (problems int) {
 				for _, t := range trust {
 					problem("%s: run 'agentgate install codex%s' again, or trust it in codex's /hooks", t, scopeFlag(scope))
 				}
+				if scope == hook.User {
+					// The rule names the agentgate the hook runs (a
+					// copy, where install made one).
+					rs := s
+					rs.Self = hookBinary(found[0])
+					if p := rs.CodexRuleProblem(); p != "" {
+						problem("%s", p)
+					}
+					if p := hook.PowerShell(hook.Where{Home: e.home(), Getenv: e.Getenv}); p != "" {
+						fmt.Fprintf(w, "  note: a PowerShell is installed (%s), which Codex runs a command through without its rules: what agentgate asks about is denied with an id to approve from another terminal\n", p)
+					}
+				}
 			}
 			h := hook.Hosts[name]
 			if !h.Rewrites {

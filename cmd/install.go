@@ -54,7 +54,9 @@ func newCmdInstall(env *Env, runF func(*InstallOptions) error) *cobra.Command {
 configuration, merged with what is there:
 
   claude   ~/.claude/settings.json        PreToolUse, PostToolUse(Failure), PermissionDenied (Bash and the file tools)
-  codex    $CODEX_HOME/hooks.json         PreToolUse, PostToolUse (Bash, apply_patch, view_image), trusted in config.toml
+  codex    $CODEX_HOME/hooks.json         PreToolUse, PostToolUse, PermissionRequest (Bash, apply_patch,
+                                          view_image), trusted in config.toml; and
+                                          $CODEX_HOME/rules/agentgate.rules, through which Codex asks you
   gemini   ~/.gemini/settings.json        BeforeTool, AfterTool (run_shell_command and the file tools)
   cursor   ~/.cursor/hooks.json           beforeShellExecution, beforeReadFile
 
