@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,9 +37,35 @@ var codexHost = host{
 		})
 	},
 	run: func(w *world, bin, url string) (string, string, error) {
-		cfg := filepath.Join(codexHome(w), "config.toml")
-		old, _ := os.ReadFile(cfg)
-		w.write(cfg, `model = "gpt-5.5"
+		writeCodexConfig(w, url)
+		if w.ag != "" { // agentgate's hook is installed
+			trustCodexHooks(w, bin)
+		}
+		out, errOut, err := w.run(codexEnv(w), bin, "exec", "--json", "--skip-git-repo-check",
+			"--dangerously-bypass-approvals-and-sandbox", "Run the command you are given.")
+		session := ""
+		for _, line := range strings.Split(out, "\n") {
+			var ev struct {
+				Type     string `json:"type"`
+				ThreadID string `json:"thread_id"`
+			}
+			if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == "thread.started" {
+				session = ev.ThreadID
+			}
+		}
+		return session, out + errOut, err
+	},
+}
+
+func codexHome(w *world) string { return filepath.Join(w.home, ".codex") }
+
+// writeCodexConfig points Codex at the stand-in at url, with every
+// startup sync that would reach out of the machine off, keeping what
+// config.toml holds (agentgate install's trust).
+func writeCodexConfig(w *world, url string) {
+	cfg := filepath.Join(codexHome(w), "config.toml")
+	old, _ := os.ReadFile(cfg)
+	w.write(cfg, `model = "gpt-5.5"
 model_provider = "e2e"
 check_for_update_on_startup = false
 `+string(old)+`
@@ -62,35 +89,41 @@ enabled = false
 [feedback]
 enabled = false
 `)
-		if w.ag != "" { // agentgate's hook is installed
-			trustCodexHooks(w, bin)
-		}
-		out, errOut, err := w.run(codexEnv(w), bin, "exec", "--json", "--skip-git-repo-check",
-			"--dangerously-bypass-approvals-and-sandbox", "Run the command you are given.")
-		session := ""
-		for _, line := range strings.Split(out, "\n") {
-			var ev struct {
-				Type     string `json:"type"`
-				ThreadID string `json:"thread_id"`
-			}
-			if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == "thread.started" {
-				session = ev.ThreadID
-			}
-		}
-		return session, out + errOut, err
-	},
 }
 
-func codexHome(w *world) string { return filepath.Join(w.home, ".codex") }
+// onboardCodex writes what a person's first interactive run of Codex
+// leaves behind: the project trusted, the notices about new models and
+// screen readers seen.
+func (w *world) onboardCodex() {
+	cfg := filepath.Join(codexHome(w), "config.toml")
+	old, _ := os.ReadFile(cfg)
+	w.write(cfg, string(old)+`
+[projects.`+strconv.Quote(w.project)+`]
+trust_level = "trusted"
+
+[tui]
+screen_reader_detection_done = true
+
+[tui.model_availability_nux]
+"gpt-6.1-sol" = 1
+
+[notice.model_migrations]
+"gpt-5.5" = "gpt-6-sol"
+`)
+}
 
 func codexEnv(w *world) []string {
 	return w.env("CODEX_HOME="+codexHome(w), "E2E_CODEX_KEY=e2e-test-key")
 }
 
-// trustCodexHooks trusts every untrusted hook the way Codex's own /hooks
-// review does: it asks Codex (codex app-server, hooks/list) for each
-// hook's key and current hash and records them in config.toml.
-func trustCodexHooks(w *world, bin string) {
+// codexHook is a hook as Codex's own /hooks review lists it.
+type codexHook struct {
+	Key, CurrentHash, TrustStatus, Command string
+}
+
+// listCodexHooks asks Codex (codex app-server, hooks/list) for every hook
+// it knows, with its key, current hash and whether it is trusted.
+func listCodexHooks(w *world, bin string) []codexHook {
 	w.t.Helper()
 	c := exec.Command(bin, "app-server")
 	c.Dir, c.Env = w.project, codexEnv(w)
@@ -107,10 +140,7 @@ func trustCodexHooks(w *world, bin string) {
 	} {
 		fmt.Fprintln(stdin, m)
 	}
-	type hook struct {
-		Key, CurrentHash, TrustStatus, Command string
-	}
-	got := make(chan []hook, 1)
+	got := make(chan []codexHook, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(nil, 1<<20)
@@ -118,11 +148,11 @@ func trustCodexHooks(w *world, bin string) {
 			var resp struct {
 				ID     *int `json:"id"`
 				Result struct {
-					Data []struct{ Hooks []hook }
+					Data []struct{ Hooks []codexHook }
 				}
 			}
 			if json.Unmarshal(sc.Bytes(), &resp) == nil && resp.ID != nil && *resp.ID == 1 {
-				var hooks []hook
+				var hooks []codexHook
 				for _, d := range resp.Result.Data {
 					hooks = append(hooks, d.Hooks...)
 				}
@@ -132,14 +162,23 @@ func trustCodexHooks(w *world, bin string) {
 		}
 		close(got)
 	}()
-	var hooks []hook
 	select {
-	case hooks = <-got:
+	case hooks := <-got:
+		return hooks
 	case <-time.After(30 * time.Second):
 		w.t.Fatal("codex app-server did not list the hooks in 30s")
 	}
+	return nil
+}
+
+// trustCodexHooks trusts every untrusted hook of agentgate's the way
+// Codex's own /hooks review does, recording the key and current hash
+// Codex lists in config.toml.
+func trustCodexHooks(w *world, bin string) {
+	w.t.Helper()
 	var add strings.Builder
 	found := false
+	hooks := listCodexHooks(w, bin)
 	for _, h := range hooks {
 		if !strings.Contains(h.Command, "hook codex") {
 			continue

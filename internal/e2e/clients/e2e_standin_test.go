@@ -27,6 +27,13 @@ type standIn struct {
 	tool  string
 	input obj
 
+	// commandFor, when set, is the shell command of the nth call (from
+	// 1) instead of command (Responses API).
+	commandFor func(n int) string
+	// args are more arguments of the shell call: Codex's exec_command
+	// takes "shell", "login" and more besides "cmd" (Responses API).
+	args obj
+
 	// again, when set, sees each tool result and says whether the model
 	// asks for the same command once more (the retry after an
 	// out-of-band approval); it may block while a person decides.
@@ -336,7 +343,14 @@ func responsesAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byt
 		}
 	case hasExec:
 		if n, ok := s.ask(); ok {
-			args, _ := json.Marshal(obj{"cmd": s.command})
+			call := obj{"cmd": s.command}
+			if s.commandFor != nil {
+				call["cmd"] = s.commandFor(n)
+			}
+			for k, v := range s.args {
+				call[k] = v
+			}
+			args, _ := json.Marshal(call)
 			item = obj{"type": "function_call", "id": fmt.Sprintf("fc_e2e_%d", n), "call_id": fmt.Sprintf("call_e2e_%d", n),
 				"name": "exec_command", "arguments": string(args), "status": "completed"}
 		}
@@ -428,4 +442,16 @@ func geminiAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byte) 
 // with input {"patch": ...}).
 func askTool(tool string, input obj) func(*standIn) {
 	return func(s *standIn) { s.tool, s.input = tool, input }
+}
+
+// callsFor makes the stand-in ask for the shell command f(n) on its nth
+// call (Responses API).
+func callsFor(f func(n int) string) func(*standIn) {
+	return func(s *standIn) { s.commandFor = f }
+}
+
+// callArgs adds arguments to the stand-in's shell call (Responses API:
+// Codex's exec_command, say {"shell": "pwsh"}).
+func callArgs(args obj) func(*standIn) {
+	return func(s *standIn) { s.args = args }
 }
