@@ -30,8 +30,8 @@ var Codex = &Host{
 // decodeCodex reads PreToolUse, PermissionRequest and PostToolUse for the
 // Bash tool; the tool input's workdir, where present, is where the
 // command runs.
-var decodeCodex = shellEvents{tool: "Bash", pre: "PreToolUse", post: []string{"PostToolUse"}, asking: []string{"PermissionRequest"},
-	dirFields: []string{"workdir"}, files: codexFileTools, shellPatch: "apply_patch"}.decode
+var decodeCodex = shellEvents{tool: "Bash", pre: "PreToolUse", post: []string{"PostToolUse"}, asking: []string{"PermissionRequest"}, dirFields: []string{"workdir"},
+	files: codexFileTools, shellPatch: "apply_patch"}.decode
 
 func encodeCodex(ev Event, a Answer) Reply {
 	switch {
