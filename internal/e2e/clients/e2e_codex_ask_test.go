@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -32,6 +34,7 @@ func codexAskWorld(t *testing.T, command string, opts ...func(*standIn)) (*world
 	t.Helper()
 	bin := clientBin(t, "codex")
 	w := newWorld(t, hookAgentgate(t))
+	t.Cleanup(func() { stopCodexDaemon(t, codexHome(w)) })
 	w.installHook(codexHost)
 	s, url := newStandIn(t, command, responsesAPI, opts...)
 	writeCodexConfig(w, url)
@@ -54,6 +57,35 @@ func codexAskWorld(t *testing.T, command string, opts ...func(*standIn)) (*world
 		t.Fatalf("codex lists agentgate's hook for %v, want PreToolUse, PostToolUse and PermissionRequest", events)
 	}
 	return w, s, bin, url
+}
+
+// stopCodexDaemon ends the background server the interactive Codex
+// starts from its home (codex app-server --managed-daemon, which outlives
+// the terminal) and waits until it is gone: it writes into the home.
+func stopCodexDaemon(t *testing.T, home string) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		found := false
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, p := range procs {
+			data, err := os.ReadFile(p)
+			if err != nil || !strings.HasPrefix(string(data), home+"/") {
+				continue
+			}
+			found = true
+			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		if !found {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("Codex's background server under %s does not end", home)
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // startCodex runs the interactive Codex in the project, under a terminal.
