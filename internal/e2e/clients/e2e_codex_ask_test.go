@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -263,11 +264,12 @@ func TestCodexForgedTicketDoesNotRun(t *testing.T) {
 		t.Skip("end-to-end tests with real clients are not short")
 	}
 	t.Parallel()
-	var self string
+	var self atomic.Pointer[string] // set once the world is; read by the stand-in
 	w, s, bin, _ := codexAskWorld(t, "", callsFor(func(int) string {
-		return self + " exec --host-ticket " + strings.Repeat("a", 32) + " --non-interactive -- 'touch made.txt'"
+		return *self.Load() + " exec --host-ticket " + strings.Repeat("a", 32) + " --non-interactive -- 'touch made.txt'"
 	}))
-	self = installedAgentgate(t, w)
+	p := installedAgentgate(t, w)
+	self.Store(&p)
 	clientSlots <- struct{}{}
 	defer func() { <-clientSlots }()
 	r := startCodex(t, w, bin, codexEnv(w), codexAskArgs...)
@@ -295,12 +297,12 @@ func TestCodexTicketNotReplayed(t *testing.T) {
 	}
 	t.Parallel()
 	const first = "echo ran >> made.txt"
-	var w *world
+	var home atomic.Pointer[string] // Codex's home, once the world is; read by the stand-in
 	rewrite := regexp.MustCompile(`/[^\s"\\]+ exec --host-ticket [a-z2-7]{32} --non-interactive --session '[^']*' -- '` + regexp.QuoteMeta(first) + `'`)
 	replay := func() string {
 		// The rewrite Codex ran, as its transcript records it.
 		var found string
-		filepath.WalkDir(filepath.Join(codexHome(w), "sessions"), func(p string, d os.DirEntry, err error) error {
+		filepath.WalkDir(filepath.Join(*home.Load(), "sessions"), func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && found == "" {
 				data, _ := os.ReadFile(p)
 				found = rewrite.FindString(string(data))
@@ -309,14 +311,17 @@ func TestCodexTicketNotReplayed(t *testing.T) {
 		})
 		return found
 	}
-	var replayed string
+	var replayed atomic.Pointer[string]
 	w, s, bin, _ := codexAskWorld(t, "", callsFor(func(n int) string {
 		if n == 1 {
 			return first
 		}
-		replayed = replay()
-		return replayed
+		r := replay()
+		replayed.Store(&r)
+		return r
 	}), func(s *standIn) { s.again = func(string) bool { return s.timesAsked() < 2 } })
+	h := codexHome(w)
+	home.Store(&h)
 	clientSlots <- struct{}{}
 	defer func() { <-clientSlots }()
 	r := startCodex(t, w, bin, codexEnv(w), codexAskArgs...)
@@ -324,7 +329,7 @@ func TestCodexTicketNotReplayed(t *testing.T) {
 	r.Send("y")
 	waitForResults(t, r, s, 1)
 	waitForCodex(t, r, s, codexAsks, 2)
-	if replayed == "" {
+	if p := replayed.Load(); p == nil || *p == "" {
 		t.Fatalf("the transcript holds no marked rewrite of %q", first)
 	}
 	r.Send("y")
@@ -381,16 +386,19 @@ func TestCodexUnaskedRewriteClaimsNothing(t *testing.T) {
 		t.Skip("end-to-end tests with real clients are not short")
 	}
 	t.Parallel()
-	var rule, aside string
+	var home atomic.Pointer[string] // Codex's home, once the world is; read by the stand-in
 	w, s, bin, _ := codexAskWorld(t, "", callsFor(func(int) string {
 		// Codex has started without the rule; put it back for the hook.
-		if err := os.Rename(aside, rule); err != nil {
+		rule := filepath.Join(*home.Load(), "rules", "agentgate.rules")
+		if err := os.Rename(rule+".aside", rule); err != nil {
 			t.Error(err)
 		}
 		return "touch made.txt"
 	}))
-	rule = filepath.Join(codexHome(w), "rules", "agentgate.rules")
-	aside = rule + ".aside"
+	h := codexHome(w)
+	home.Store(&h)
+	rule := filepath.Join(h, "rules", "agentgate.rules")
+	aside := rule + ".aside"
 	if err := os.Rename(rule, aside); err != nil {
 		t.Fatal(err)
 	}
