@@ -31,7 +31,8 @@ import (
 // approvals go to Codex's automatic reviewer (a model), Codex's sandbox
 // is on (an approved command would run inside it, where agentgate exec
 // cannot record the approval), the rule is missing, agentgate's path
-// cannot be a plain word, or a PowerShell is installed (Codex runs a
+// cannot be a plain word, another PermissionRequest hook could approve
+// in the person's place, or a PowerShell is installed (Codex runs a
 // command the model sends with "shell": "pwsh" through it, and matches
 // no bash rule then). The ticket is unarmed besides: it approves nothing
 // until Codex's PermissionRequest event, which it sends once it has
@@ -135,7 +136,62 @@ func codexAskProblem(w Where, self string, ev Event) string {
 	if p := PowerShell(w); p != "" {
 		return "a PowerShell is installed (" + p + "), through which Codex runs a command without its rules"
 	}
+	if h := codexPermissionHooks(w, home, self); h != "" {
+		return "another PermissionRequest hook on the shell (" + h + ") may approve it without you"
+	}
 	return codexTurnProblem(ev)
+}
+
+// codexPermissionHooks names a PermissionRequest hook on Codex's shell
+// tool other than agentgate's, in the user's or the project's hooks.json
+// ("" when there is none): Codex takes its allow as the approval, and
+// does not ask the person.
+func codexPermissionHooks(w Where, home, self string) string {
+	files := []string{filepath.Join(home, "hooks.json")}
+	if filepath.IsAbs(w.Project) {
+		files = append(files, filepath.Join(w.Project, ".codex", "hooks.json"))
+	}
+	for _, f := range files {
+		doc, data, err := readSettings(f)
+		if err != nil {
+			return f + " cannot be read: " + err.Error()
+		}
+		if data == nil {
+			continue
+		}
+		hv, _ := doc.get("hooks")
+		hooks, _ := hv.(*object)
+		if hooks == nil {
+			continue
+		}
+		v, _ := hooks.get("PermissionRequest")
+		groups, _ := v.([]any)
+		for _, g := range groups {
+			o, _ := g.(*object)
+			if o == nil {
+				continue
+			}
+			m, _ := o.get("matcher")
+			ms, _ := m.(string)
+			if !matchesShell(ms, "codex") {
+				continue
+			}
+			hv, _ := o.get("hooks")
+			handlers, _ := hv.([]any)
+			for _, h := range handlers {
+				ho, _ := h.(*object)
+				if ho == nil {
+					continue
+				}
+				c, _ := ho.get("command")
+				cs, _ := c.(string)
+				if !ours(cs, "codex", self) {
+					return fmt.Sprintf("%q in %s", cs, f)
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // PowerShell is a PowerShell Codex would find for a model that asks for

@@ -308,6 +308,20 @@ func TestCodexAskDenied(t *testing.T) {
 		}, "PowerShell"},
 		{"sandbox", func(t *testing.T, g *Gate, tr *string) { *tr = codexTranscript(t, "on-request", "user", "managed") }, "sandbox is on"},
 		{"path", func(t *testing.T, g *Gate, _ *string) { g.Self = "/opt/agent gate/agentgate" }, "cannot match"},
+		{"another permission hook", func(t *testing.T, g *Gate, _ *string) {
+			p := filepath.Join(g.Home, ".codex", "hooks.json")
+			doc, _, _ := readSettings(p)
+			hv, _ := doc.get("hooks")
+			h := newObject()
+			h.set("type", "command")
+			h.set("command", "approve-everything")
+			grp := newObject()
+			grp.set("matcher", "Bash")
+			grp.set("hooks", []any{h})
+			v, _ := hv.(*object).get("PermissionRequest")
+			hv.(*object).set("PermissionRequest", append(v.([]any), grp))
+			write(t, p, string(formatJSON(doc)))
+		}, `"approve-everything"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			g, proj, transcript := codexAskGate(t)

@@ -217,9 +217,10 @@ func (g *Gate) askMarked(h *Host, ev Event, j *engine.Judgement) Answer {
 
 // asking answers a host that is about to ask someone about a command
 // (Codex's PermissionRequest): agentgate's marked rewrite has its ticket
-// armed, now that the host asks, where the turn's settings say it asks
-// a person; anywhere else it is refused, and its ticket dropped. Any
-// other command is the host's to ask about.
+// armed, now that the host asks, where the host would still ask a person
+// (AskVia, again: the turn's settings, other hooks); anywhere else it is
+// refused, and its ticket dropped. Any other command is the host's to
+// ask about.
 func (g *Gate) asking(h *Host, ev Event) Answer {
 	ticket, ok := codexMarkedTicket(g.Self, ev.Command)
 	if !ok || h.AskVia == nil {
@@ -229,7 +230,7 @@ func (g *Gate) asking(h *Host, ev Event) Answer {
 		g.Engine.DropHostTicketBySecret(ticket)
 		return Answer{Decision: Deny, Reason: "agentgate: " + h.Name + " would not ask a person about this command: " + why}
 	}
-	if why := codexTurnProblem(ev); why != "" {
+	if why := h.AskVia(g.where(h, ev), g.Self, ev); why != "" {
 		return refuse(why)
 	}
 	if err := g.Engine.ArmHostTicket(ticket, g.session(ev)); err != nil {
