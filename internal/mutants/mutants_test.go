@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -164,5 +166,22 @@ func TestMutantsAreKilled(t *testing.T) {
 				t.Errorf("%s: the mutant does not build, so it proves nothing:\n%s", m.guarantee, out)
 			}
 		})
+	}
+}
+
+// TestReadmeCountsMutants: the README's count of the mutants is the
+// number .ci/mutants holds.
+func TestReadmeCountsMutants(t *testing.T) {
+	dir := root(t)
+	data, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`.ci/mutants` now holds (\\d+) mutants").FindSubmatch(data)
+	if m == nil {
+		t.Fatal("README.md does not say how many mutants .ci/mutants holds")
+	}
+	if n, want := string(m[1]), strconv.Itoa(len(load(t, dir))); n != want {
+		t.Errorf("README.md says .ci/mutants holds %s mutants; it holds %s", n, want)
 	}
 }
