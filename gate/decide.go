@@ -554,6 +554,12 @@ func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decisi
 	} else if gitConfig(req.Rules, segs) {
 		why = Reason{Check: CheckSelfProtect, Match: "git config", Rule: "git config", Source: "self-protection",
 			Message: "git config can change .git/config, which names programs git runs"}
+	} else if w, ok := gitDirNamed(segs); ok && d.verdict != Allow {
+		why = Reason{Check: CheckSelfProtect, Match: w, Rule: ".git", Source: "self-protection",
+			Message: fmt.Sprintf("%s names a repository's .git directory, and a command not known to only read may write its hooks and configuration there", quoteMatch(w))}
+		if strings.HasPrefix(unquote(w), "--template") {
+			why.Message = fmt.Sprintf("%s: git copies the template's hooks and configuration into .git", quoteMatch(w))
+		}
 	} else if cmd, refuse, ok := selfCommand(segs); ok {
 		why = Reason{Check: CheckSelfProtect, Match: cmd, Rule: "agentgate", Source: "self-protection",
 			Message: "runs an agentgate subcommand that changes its rules, trust, sessions or log: only a person may"}
@@ -714,6 +720,34 @@ func gitConfigIn(rules []allowlist.Rule, argv []string, depth int) bool {
 		}
 	}
 	return false
+}
+
+// gitDirNamed finds a word that names a repository's .git directory
+// itself ("cp -r tpl/hooks .git/", "rsync -a tpl/ .git/", "tar -C .git
+// -x", "cd .git && ..."), or git's --template (git init and clone copy
+// the template's hooks into .git). A command that writes there plants
+// hooks and configuration without naming .git/hooks or .git/config (a
+// red team's ran on the next commit); the caller asks only when the
+// command is not an allowed reader ("ls .git" lists).
+func gitDirNamed(segs [][]string) (string, bool) {
+	for _, argv := range segs {
+		git := false
+		for i, w := range argv {
+			u := unquote(w)
+			if i == 0 || path.Base(u) == "git" {
+				git = git || path.Base(u) == "git"
+			}
+			if git && strings.HasPrefix(u, "--template") {
+				return w, true
+			}
+			for _, c := range PathCandidates(u) {
+				if path.Base(path.Clean(c)) == ".git" {
+					return w, true
+				}
+			}
+		}
+	}
+	return "", false
 }
 
 // gitSubcommand returns the first word of a git command line after git's
