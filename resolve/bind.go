@@ -144,12 +144,24 @@ func Binding(o Options, segments [][]string) []string {
 	// ("make -C sub", "npm --prefix sub": a red team's edited
 	// sub/Makefile ran).
 	r := newResolver(o)
+	tooMany := false
 	runDirs := append([]string(nil), dirs...)
 	segDirs, _ := Dirs(o.Cwd, o.Home, segments)
 	for i, argv := range segments {
 		for _, sub := range runnerDirs(argv) {
 			for _, d := range segDirs[i] {
 				runDirs = append(runDirs, r.lexicalFrom(d, sub))
+			}
+		}
+		// "go run ." builds the package's sources, which no word names
+		// (a red team's edited main.go ran): each package directory's
+		// .go files are bound, and "./..." every one below, up to a
+		// bound past which no approval holds.
+		for _, pkg := range goPackages(argv) {
+			for _, d := range segDirs[i] {
+				if !bindGoFiles(r.lexicalFrom(d, pkg.dir), pkg.recursive, func(rel, abs string) { bind(r, rel, abs) }) {
+					tooMany = true
+				}
 			}
 		}
 		// "python3 -m tool" runs tool.py (or tool/__main__.py), which no
@@ -172,9 +184,10 @@ func Binding(o Options, segments [][]string) []string {
 		}
 	}
 	out = append(out, fmt.Sprintf("\x00all %x", all.Sum(nil)))
-	if !followed {
+	if !followed || tooMany {
 		// Where the text's cd goes is not known, so neither is what
-		// its words name: no approval of it holds for a later run.
+		// its words name (or they name more sources than are bound): no
+		// approval of it holds for a later run.
 		var nonce [16]byte
 		_, _ = rand.Read(nonce[:])
 		out = append(out, fmt.Sprintf(unboundMark+"%x", nonce))
@@ -241,6 +254,82 @@ func runnerDirs(argv []string) []string {
 		}
 	}
 	return out
+}
+
+// goPackage is a package directory a go command builds.
+type goPackage struct {
+	dir       string
+	recursive bool // "./..."
+}
+
+// goPackages are the package directories "go run|build|test|vet|install|
+// generate" builds from source: each operand that is a directory or a
+// "DIR/..." pattern ("." when there is none); file operands are bound as
+// words, and import paths are not the project's.
+func goPackages(argv []string) []goPackage {
+	if len(argv) < 2 || path.Base(argv[0]) != "go" {
+		return nil
+	}
+	switch argv[1] {
+	case "run", "build", "test", "vet", "install", "generate":
+	default:
+		return nil
+	}
+	var out []goPackage
+	for _, a := range argv[2:] {
+		switch {
+		case a == "--" || strings.HasPrefix(a, "-"):
+			continue
+		case a == "..." || strings.HasSuffix(a, "/..."):
+			out = append(out, goPackage{dir: strings.TrimSuffix(strings.TrimSuffix(a, "..."), "/") + "/.", recursive: true})
+		case a == "." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") || strings.HasPrefix(a, "/"):
+			if !strings.HasSuffix(a, ".go") {
+				out = append(out, goPackage{dir: a})
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, goPackage{dir: "."})
+	}
+	return out
+}
+
+// maxGoFiles bounds the Go sources one binding reads; past it the text
+// is unbound.
+const maxGoFiles = 4096
+
+// bindGoFiles calls bind with each .go file of dir (and, recursive,
+// below it, as the go command walks: not into testdata, vendor or names
+// starting with "." or "_"), and reports false when there were more than
+// maxGoFiles.
+func bindGoFiles(dir string, recursive bool, bind func(rel, abs string)) bool {
+	n := 0
+	var walk func(d string, depth int) bool
+	walk = func(d string, depth int) bool {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			return true
+		}
+		for _, e := range ents {
+			name := e.Name()
+			switch {
+			case e.IsDir():
+				if recursive && depth < 32 && name != "testdata" && name != "vendor" && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_") {
+					if !walk(path.Join(d, name), depth+1) {
+						return false
+					}
+				}
+			case strings.HasSuffix(name, ".go") || strings.HasSuffix(name, ".s") || strings.HasSuffix(name, ".c") || name == "go.mod" || name == "go.sum":
+				if n++; n > maxGoFiles {
+					return false
+				}
+				abs := path.Join(d, name)
+				bind(abs, abs)
+			}
+		}
+		return true
+	}
+	return dir == "" || walk(path.Clean(dir), 0)
 }
 
 // pythonModule is the module "python -m MODULE" runs, or "".
