@@ -28,7 +28,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 		return gate.Escalate(d, gate.Reason{Check: gate.CheckSensitive, Match: "xargs", Source: "recursive read",
 			Message: "xargs (or find -exec) opens the files it is handed, and what hands them here is not a file lister agentgate can judge (find, ls, rg --files, git ls-files with literal words)"})
 	}
-	why, dirs := resolve.CheckDirs(resolve.Options{ReadTrees: trees, Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths,
+	why, dirs := resolve.CheckDirs(resolve.Options{ReadTrees: trees, Literal: d.Globless(), Cwd: j.Cwd, Home: j.Request.Paths.Home, Paths: j.Request.Paths,
 		Environ: e.commandEnviron(d), UntrustedDirs: j.Config.UntrustedDirs,
 		PathWords:   func(argv []string) []string { return allowlist.PathWords(j.Config.Rules, argv) },
 		ListedWords: func(argv []string) []string { return allowlist.ListedWords(j.Config.Rules, argv) },

@@ -104,6 +104,7 @@ func Decide(req Request) (d Decision) {
 	if d.argv != nil && d.commands == nil {
 		d.commands = [][]string{d.argv}
 	}
+	d.globless = d.globless || d.literal
 	if d.verdict == Allow {
 		d = otherRepository(req, file, d)
 	}

@@ -115,6 +115,10 @@ type Decision struct {
 	// turn into an allow: explicit ask rules, self-protection and
 	// sensitive paths.
 	sticky bool
+	// globless is set when bash expands no glob of the judged commands'
+	// words: a literal simple command, or a compound split mode allowed
+	// (its words must be literal).
+	globless bool
 	// unread is set when the text's words are not read as bash reads
 	// them (an escape, IFS, positional parameters, glob options): what
 	// they name on disk is not known, so no approval can be bound to it.
@@ -186,7 +190,7 @@ func Escalate(d Decision, why Reason) Decision {
 	}
 	e := ask(why, d.reasons...)
 	e.argv, e.literal, e.commands, e.redirects, e.severity, e.segments = d.argv, d.literal, d.commands, d.redirects, d.severity, d.segments
-	e.unread = d.unread
+	e.unread, e.globless = d.unread, d.globless
 	e.sticky = true
 	return e
 }
@@ -331,6 +335,10 @@ func Stick(d Decision, why Reason) Decision {
 // judged in split mode ("< in.txt"), after quote removal: the files it
 // opens that are not in any command's words.
 func (d Decision) Redirects() []string { return append([]string(nil), d.redirects...) }
+
+// Globless reports that bash expands no glob of the judged commands'
+// words ([Decision.Commands]): each word reaches its program as it is.
+func (d Decision) Globless() bool { return d.globless }
 
 // Unread reports a text whose words are not read as bash reads them (an
 // escape bash decodes otherwise, IFS, positional parameters, glob

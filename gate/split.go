@@ -158,6 +158,7 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 	}
 	d := allow(first, reasons...)
 	d.redirects = inputs
+	d.globless = true // every word passed shparse.Strict
 	return d, cmds
 }
 

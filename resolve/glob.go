@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
@@ -35,6 +36,35 @@ func (r *resolver) expandGlobs(words []string) []string {
 		for _, m := range matches {
 			// Relative words expand to relative names: a file named
 			// "-delete" reaches the program as a flag.
+			if !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && !strings.HasPrefix(w, "$") {
+				if rel, found := strings.CutPrefix(m, r.o.Cwd+"/"); found {
+					m = rel
+				}
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// bashGlobs is words as bash hands them to the program: each glob word
+// replaced by the names it matches, in bash's order, or kept as it is
+// when it matches none (or cannot be expanded within the budget).
+func (r *resolver) bashGlobs(words []string) []string {
+	out := make([]string, 0, len(words))
+	steps := MaxGlobSteps
+	for _, w := range words {
+		if !strings.ContainsAny(w, "*?[") {
+			out = append(out, w)
+			continue
+		}
+		matches, ok := expandGlob(r.lexical(w), &steps)
+		if !ok || len(matches) == 0 {
+			out = append(out, w)
+			continue
+		}
+		sort.Strings(matches)
+		for _, m := range matches {
 			if !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && !strings.HasPrefix(w, "$") {
 				if rel, found := strings.CutPrefix(m, r.o.Cwd+"/"); found {
 					m = rel

@@ -82,6 +82,10 @@ type Options struct {
 	// it. Options of recursive readers are then taken from it, not from
 	// a reading of resolve's own.
 	Read func(argv []string) (c *allowlist.Call, ok bool)
+	// Literal says bash expands no glob of the commands' words: each
+	// reaches its program as it is (a quoted '*' included). Otherwise a
+	// glob word is also read as the names it expands to.
+	Literal bool
 	// ReadTrees are trees the command reads in full, hidden files
 	// included, although no word names their files (what feeds xargs:
 	// [XargsInputs]).
@@ -152,7 +156,19 @@ func CheckDirs(o Options, commands [][]string, redirects []string) ([]gate.Reaso
 func (r *resolver) command(argv []string, depth int) {
 	r.program(argv[0])
 	words := r.expandGlobs(argv[1:])
-	r.listFromFile(append([]string{argv[0]}, words...))
+	// What the program reads is read from its argv as it receives it,
+	// word by word: as written when bash expands no glob of it (a quoted
+	// "-g '*'" is one word: the glob's matches put after it made "rg -g
+	// '*' KEY" read as a search of a missing path, and the tree it reads
+	// went unjudged, a red team's), and with each glob replaced by its
+	// matches when bash may expand it, both readings then.
+	readings := [][]string{argv}
+	if !r.o.Literal {
+		readings = append(readings, append([]string{argv[0]}, r.bashGlobs(argv[1:])...))
+	}
+	for _, rd := range readings {
+		r.listFromFile(rd)
+	}
 	paths := words
 	if r.o.PathWords != nil {
 		if pw := r.o.PathWords(argv); len(pw) > 0 {
@@ -168,8 +184,10 @@ func (r *resolver) command(argv []string, depth int) {
 			r.path(w, c, slices.Contains(listed, w))
 		}
 	}
-	r.flagFiles(words)
-	r.recursive(append([]string{argv[0]}, words...))
+	for _, rd := range readings {
+		r.flagFiles(rd[1:])
+		r.recursive(rd)
+	}
 	if depth >= 4 {
 		return
 	}
