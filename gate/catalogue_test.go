@@ -217,7 +217,7 @@ func TestCatalogueWords(t *testing.T) {
 		{"find . -name *", false, gate.Ask, gate.CheckSensitive},
 		{"find . -name [-]*", false, gate.Ask, gate.CheckException},
 		{"find ~ -name x", false, gate.Allow, gate.CheckAllowlist},
-		{"find ~- -name x", false, gate.Ask, gate.CheckException},
+		{"find ~- -name x", false, gate.Ask, gate.CheckText}, // ~- is $OLDPWD: sticky
 		{"echo .env ~/.ssh/id_rsa", false, gate.Allow, gate.CheckAllowlist},
 		{"cat '.env'", false, gate.Ask, gate.CheckSensitive},
 		{"cat .env", false, gate.Ask, gate.CheckSensitive},

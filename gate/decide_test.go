@@ -141,7 +141,7 @@ func TestDecideTable(t *testing.T) {
 		{"find . [-]delete", gate.Ask, gate.CheckException, "[-]delete"},
 		{"find . -del*", gate.Ask, gate.CheckException, "-del*"},
 		{"rg foo src/*.go", gate.Allow, gate.CheckAllowlist, "rg"},
-		{"find ~- -name x", gate.Ask, gate.CheckException, "~-"},
+		{"find ~- -name x", gate.Ask, gate.CheckText, "~- (the previous directory, $OLDPWD)"},
 
 		// Argument exceptions, as the program would read them.
 		{`find . "-del"ete`, gate.Ask, gate.CheckException, "-delete"},

@@ -32,6 +32,43 @@ func shellState(f *syntax.File) string {
 			found = s
 		}
 	}
+	// ~- is $OLDPWD, and ~+ and $PWD name where a cd of the text went:
+	// "cd sub; cd ..; cat ~-/notes" read sub/notes, a link to a key, while
+	// ~/notes was judged (a red team's; with OLDPWD set by the host's
+	// project settings, "cat ~-/credentials" read ~/.aws).
+	changesDir, dirWord := false, ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 {
+				if v, _ := shparse.Value(n.Args[0]); v == "cd" || v == "pushd" || v == "popd" {
+					changesDir = true
+				}
+			}
+		case *syntax.Word:
+			if lit, ok := n.Parts[0].(*syntax.Lit); ok && len(n.Parts) > 0 {
+				if strings.HasPrefix(lit.Value, "~-") {
+					note(lit.Value + " (the previous directory, $OLDPWD)")
+				}
+				if strings.HasPrefix(lit.Value, "~+") && dirWord == "" {
+					dirWord = lit.Value
+				}
+			}
+		case *syntax.ParamExp:
+			if n.Param != nil && (n.Param.Value == "PWD" || n.Param.Value == "OLDPWD") {
+				if n.Param.Value == "OLDPWD" {
+					note("$OLDPWD (the previous directory)")
+				}
+				if dirWord == "" {
+					dirWord = "$" + n.Param.Value
+				}
+			}
+		}
+		return found == ""
+	})
+	if changesDir && dirWord != "" {
+		note(dirWord + " after a cd of the text")
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Assign:

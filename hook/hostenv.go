@@ -56,6 +56,8 @@ var steering = []struct{ name, why string }{
 	{"PS4", "is expanded (and can run commands) when tracing"},
 	{"IFS", "changes how the shell splits words"},
 	{"CDPATH", "changes where cd goes"},
+	{"PWD", "names the directory a shell starts in (and ~+)"},
+	{"OLDPWD", "names the previous directory (cd -, ~-)"},
 	{"LD_*", "steers the dynamic loader (code loaded into every program)"},
 	{"DYLD_*", "steers the macOS loader"},
 	{"PATH", "chooses which program a command name runs"},
