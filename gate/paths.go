@@ -856,10 +856,18 @@ func (p Paths) MatchSensitive(abs string) (pattern string, ok bool) {
 // is read as this home (only a caller that can look users up knows it).
 func (p Paths) Resolve(word string) string { return p.resolve(word) }
 
-// NetDevice reports whether a path is one of bash's network pseudo-files,
-// /dev/tcp/HOST/PORT and /dev/udp/HOST/PORT: a redirect to one opens a
-// connection.
+// NetDevice reports whether a path is one of the network pseudo-files a
+// program opens as a connection: bash's /dev/tcp/HOST/PORT and
+// /dev/udp/HOST/PORT (a redirect to one), and gawk's /inet/tcp/...,
+// /inet4/... and /inet6/... (a data file operand: a red team's "awk 1
+// /inet/tcp/0/127.0.0.1/PORT" was judged a missing file, and reached a
+// listener where a host ran it unconfined).
 func NetDevice(p string) bool {
 	c := path.Clean("/" + strings.TrimLeft(p, "/"))
-	return strings.HasPrefix(c, "/dev/tcp/") || strings.HasPrefix(c, "/dev/udp/") || c == "/dev/tcp" || c == "/dev/udp"
+	for _, dir := range []string{"/dev/tcp", "/dev/udp", "/inet", "/inet4", "/inet6"} {
+		if c == dir || strings.HasPrefix(c, dir+"/") {
+			return true
+		}
+	}
+	return false
 }

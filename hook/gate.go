@@ -150,6 +150,17 @@ func (g *Gate) allow(h *Host, ev Event, j *engine.Judgement, outcome string) Ans
 	if outcome != "" {
 		a.Reason = "agentgate: " + outcome
 	}
+	if note := g.unrewritten(h, ev); note != "" && h.CanAsk(ev) {
+		// Kept from agentgate exec by a host rule that may match it, an
+		// allowed command would run unconfined; a host rule that only
+		// seems to match is the agent's to arrange (a red team's
+		// '"x;curl"' against a deny rule for curl made Claude Code run
+		// "awk 1 /inet/tcp/..." unconfined). The person decides, in the
+		// host's dialog, where the host's own rule still applies.
+		a.Decision = Ask
+		a.Reason += note + "; so the person decides"
+		return a
+	}
 	a.Reason += g.unrewritten(h, ev)
 	if g.rewrites(h, ev) {
 		a.Rewrite = RewriteWith(g.Self, j.Session, j.Request.Text, g.ExecFlags)

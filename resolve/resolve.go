@@ -487,7 +487,7 @@ func (r *resolver) path(w, c string, listed bool) {
 	}
 	if gate.NetDevice(path.Clean(abs)) {
 		r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "resolved path",
-			Message: fmt.Sprintf("%s is a network connection in bash", quote(w))})
+			Message: fmt.Sprintf("%s names a network connection (bash's /dev/tcp, gawk's /inet)", quote(w))})
 	}
 	visited, err := walkLinks(abs)
 	if err != nil {
