@@ -3,8 +3,10 @@ package hook
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -62,6 +64,9 @@ type fileTool struct {
 	// nodeGlobs says listFields hold node-glob patterns (Gemini CLI's
 	// read_many_files), not bash's: see [nodeGlobReads].
 	nodeGlobs bool
+	// decodes says the host reads each path as Gemini CLI does before it
+	// opens it (see [geminiPaths]).
+	decodes bool
 }
 
 // FileUse is a file tool call, decoded.
@@ -90,13 +95,50 @@ var claudeFileTools = map[string]fileTool{
 }
 
 var geminiFileTools = map[string]fileTool{
-	"read_file":       {access: FileRead, pathFields: []string{"file_path", "absolute_path", "path"}},
-	"read_many_files": {access: FileRead, listFields: []string{"include", "paths"}, nodeGlobs: true},
-	"grep_search":     {access: FileSearch, pathFields: []string{"dir_path", "path"}, pattern: "pattern"},
-	"glob":            {access: FileList, pathFields: []string{"dir_path", "path"}},
-	"list_directory":  {access: FileList, pathFields: []string{"dir_path", "path"}},
-	"write_file":      {access: FileWrite, pathFields: []string{"file_path"}},
-	"replace":         {access: FileWrite, pathFields: []string{"file_path"}},
+	"read_file":       {access: FileRead, pathFields: []string{"file_path", "absolute_path", "path"}, decodes: true},
+	"read_many_files": {access: FileRead, listFields: []string{"include", "paths"}, nodeGlobs: true, decodes: true},
+	"grep_search":     {access: FileSearch, pathFields: []string{"dir_path", "path"}, pattern: "pattern", decodes: true},
+	"glob":            {access: FileList, pathFields: []string{"dir_path", "path"}, decodes: true},
+	"list_directory":  {access: FileList, pathFields: []string{"dir_path", "path"}, decodes: true},
+	"write_file":      {access: FileWrite, pathFields: []string{"file_path"}, decodes: true},
+	"replace":         {access: FileWrite, pathFields: []string{"file_path"}, decodes: true},
+}
+
+// geminiPaths are the paths Gemini CLI 0.61.0 may open for p: p itself,
+// and p as its file tools read it first, percent-decoded
+// (decodeURIComponent), without a leading "@", and with ".." taken as
+// text before the links ("LINK/../notes"). A red team's "%2Eenv.local",
+// "@.env.local" and "LINK/../notes.txt" read secrets agentgate judged
+// under the raw name.
+func geminiPaths(p string) []string {
+	out := []string{p}
+	add := func(v string) {
+		if v != "" && !contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	for _, v := range []string{p, percentDecoded(p)} {
+		add(v)
+		add(strings.TrimPrefix(v, "@"))
+	}
+	for _, v := range slices.Clone(out) {
+		add(filepath.Clean(v))
+	}
+	return out
+}
+
+// percentDecoded is p with every %XX replaced by its byte, as
+// decodeURIComponent does; p itself when it holds none or a malformed one
+// (decodeURIComponent throws, and the tool reads p as it is).
+func percentDecoded(p string) string {
+	if !strings.Contains(p, "%") {
+		return p
+	}
+	v, err := url.PathUnescape(p)
+	if err != nil {
+		return p
+	}
+	return v
 }
 
 // codexFileTools are Codex's tools beside the shell that its PreToolUse
@@ -165,7 +207,11 @@ func decodeFile(tool string, t fileTool, raw json.RawMessage) (*FileUse, error) 
 			return nil, malformed("tool_input.%s is not a string", f)
 		}
 		if s != "" {
-			u.Paths = append(u.Paths, s)
+			if t.decodes {
+				u.Paths = append(u.Paths, geminiPaths(s)...)
+			} else {
+				u.Paths = append(u.Paths, s)
+			}
 		}
 		break
 	}
@@ -181,6 +227,13 @@ func decodeFile(tool string, t fileTool, raw json.RawMessage) (*FileUse, error) 
 				return nil, malformed("tool_input.%s is not a list of strings", f)
 			}
 			list = []string{s}
+		}
+		if t.decodes {
+			var all []string
+			for _, e := range list {
+				all = append(all, geminiPaths(e)...)
+			}
+			list = all
 		}
 		if t.nodeGlobs {
 			var all []string
