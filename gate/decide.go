@@ -79,7 +79,10 @@ type Request struct {
 func Decide(req Request) (d Decision) {
 	defer func() {
 		if r := recover(); r != nil {
+			// Nothing after the error was checked: no mode may run it
+			// unasked (bypass ran an internal error's plain ask).
 			d = ask(Reason{Check: CheckInternal, Message: fmt.Sprintf("internal error: %v", r)})
+			d.sticky = true
 		}
 	}()
 	file, perr := req.Script.For(req.Text)
@@ -131,14 +134,21 @@ func Decide(req Request) (d Decision) {
 		d = protect(req, psegs, file, d)
 		d = unknownTarget(req, segs, file, d)
 	}
-	if d.verdict != Deny && !complete {
+	unread := strings.HasPrefix(limit, "escape ") || strings.HasPrefix(limit, "state ")
+	switch {
+	case d.verdict == Deny || complete:
+	case unread && d.verdict == Ask && d.sticky:
+		// Already a sticky ask for what it names (a secret, a protected
+		// file): that reason is the person's to read first.
+		d.unread = true
+	default:
 		// Not every command in the text was checked against the deny and
 		// ask rules or the catastrophic ones: whatever the part seen said,
 		// the whole asks, stickily, since bypass mode runs a plain ask
 		// and a catastrophic command past the bound would run with it.
 		d = ask(incomplete(segs, limit), d.reasons...)
 		d.sticky = true // past a bound: no mode runs it
-		d.unread = strings.HasPrefix(limit, "escape ") || strings.HasPrefix(limit, "state ")
+		d.unread = unread
 	}
 	if inner, ok := shellString(req, file, d); ok {
 		return inner

@@ -110,7 +110,7 @@ func (fl *textFlow) assign(p Paths, a *syntax.Assign) {
 		return
 	}
 	name := a.Name.Value
-	if a.Append || a.Index != nil || a.Array != nil || a.Value == nil {
+	if a.Index != nil || a.Array != nil || a.Value == nil {
 		fl.unknown[name] = true
 		return
 	}
@@ -119,7 +119,16 @@ func (fl *textFlow) assign(p Paths, a *syntax.Assign) {
 		fl.unknown[name] = true
 		return
 	}
-	if old, seen := fl.vars[name]; seen && old != v {
+	if a.Append {
+		// "X=.e; X+=nv" is .env (a red team's read it in bypass mode).
+		old, known := fl.vars[name]
+		if !known || fl.unknown[name] {
+			fl.unknown[name] = true
+			return
+		}
+		v = old + v
+	}
+	if old, seen := fl.vars[name]; seen && old != v && !a.Append {
 		fl.unknown[name] = true
 	}
 	fl.vars[name] = v

@@ -46,7 +46,10 @@ func shellState(f *syntax.File) string {
 				}
 			}
 		case *syntax.Word:
-			if lit, ok := n.Parts[0].(*syntax.Lit); ok && len(n.Parts) > 0 {
+			if len(n.Parts) == 0 {
+				break
+			}
+			if lit, ok := n.Parts[0].(*syntax.Lit); ok {
 				if strings.HasPrefix(lit.Value, "~-") {
 					note(lit.Value + " (the previous directory, $OLDPWD)")
 				}
@@ -69,11 +72,25 @@ func shellState(f *syntax.File) string {
 	if changesDir && dirWord != "" {
 		note(dirWord + " after a cd of the text")
 	}
+	assigned := map[string]int{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Assign:
 			if n.Name == nil {
 				break
+			}
+			// A name assigned twice, or appended to, holds a value the
+			// gate cannot pin to one of them ("X=.e; X=${X}nv" and
+			// "X+=nv" made .env, a red team's).
+			if assigned[n.Name.Value]++; assigned[n.Name.Value] > 1 || n.Append {
+				note(n.Name.Value + " (assigned more than once)")
+			}
+			if n.Value != nil {
+				if v, ok := shparse.Value(n.Value); ok && (strings.Contains(v, "$(") || strings.Contains(v, "`")) {
+					// Arithmetic evaluation runs it ("X='a[$(cmd)]';
+					// let X"), and so does a prompt or eval.
+					note(n.Name.Value + "=" + v + " (a value holding a command substitution, which arithmetic or eval runs)")
+				}
 			}
 			switch n.Name.Value {
 			case "IFS":
@@ -84,6 +101,10 @@ func shellState(f *syntax.File) string {
 				note("GLOBIGNORE (which makes globs match dot files)")
 			case "BASHOPTS", "SHELLOPTS":
 				note(n.Name.Value + " (shell options a bash started with it takes)")
+			case "PS4", "PS0", "PS1", "PS2", "PROMPT_COMMAND":
+				note(n.Name.Value + " (a prompt bash expands, running what it holds)")
+			case "POSIXLY_CORRECT":
+				note("POSIXLY_CORRECT (posix mode: aliases are expanded)")
 			case "PWD", "OLDPWD", "HOME":
 				// A bash started with PWD naming a link to the working
 				// directory starts there logically, so its "cd .." goes
@@ -92,43 +113,24 @@ func shellState(f *syntax.File) string {
 				note(n.Name.Value + " (which cd and ~ read)")
 			}
 		case *syntax.ParamExp:
-			if n.Param != nil && positional(n.Param.Value) {
+			switch {
+			case n.Param != nil && positional(n.Param.Value):
 				note("$" + n.Param.Value + " (a positional parameter)")
+			case n.Param != nil && n.Param.Value == "_":
+				note("$_ (the last word of the command before)")
+			case n.Excl:
+				note("${!...} (a variable named by another)")
 			}
 		case *syntax.CallExpr:
+			// Every word a command may start at: the first, and the
+			// words after a wrapper ("command shopt", "nice env PWD=x
+			// bash -c": a red team's hid each behind one).
 			if len(n.Args) == 0 {
-				break
+				break // assignments alone: read above
 			}
-			switch prog, _ := shparse.Value(n.Args[0]); path.Base(prog) {
-			case "shopt":
-				note("shopt (which can change what globs match)")
-			case "bash", "sh":
-				// bash -O dotglob -c '...': the options its text is read with.
-				for _, w := range n.Args[1:] {
-					if v, _ := shparse.Value(w); v == "-O" || v == "+O" || v == "-o" || v == "+o" || strings.HasPrefix(v, "--") && v != "--" && v != "--norc" && v != "--noprofile" {
-						note(prog + " " + v + " (shell options its text is read with)")
-					}
-				}
-			case "read", "mapfile", "readarray", "printf", "getopts", "export", "declare", "typeset", "local", "readonly", "env":
-				// They assign the names among their words: one spelled
-				// otherwise ($'\x49FS'), or computed at run time, may be
-				// IFS.
-				for _, w := range n.Args[1:] {
-					if assignsState(w) {
-						note(prog + " " + wordText(w) + " (a name that changes how words are split or globbed)")
-					}
-					if _, static := shparse.Static(w); !static && prog != "printf" && prog != "env" {
-						note(prog + " with a name computed at run time")
-					}
-				}
-				if prog == "printf" {
-					for i, w := range n.Args[1:] {
-						if v, _ := shparse.Value(w); v == "-v" && i+2 < len(n.Args) {
-							if _, static := shparse.Static(n.Args[i+2]); !static {
-								note("printf -v with a name computed at run time")
-							}
-						}
-					}
+			for _, i := range commandStarts(n.Args) {
+				if why := commandState(n.Args[i:]); why != "" {
+					note(why)
 				}
 			}
 		case *syntax.DeclClause:
@@ -200,4 +202,109 @@ func wordText(w *syntax.Word) string {
 		return v
 	}
 	return "..."
+}
+
+// commandStarts are the indexes of args a command may start at: 0, and
+// each of the few words after a wrapper (env, command, nice, timeout ...),
+// whose options and assignments come first.
+func commandStarts(args []*syntax.Word) []int {
+	out := []int{0}
+	for i := 0; i < len(args); i++ {
+		v, _ := shparse.Value(args[i])
+		if !wrappers[path.Base(v)] {
+			continue
+		}
+		for j := i + 1; j < len(args) && j <= i+maxWrapperWords; j++ {
+			if out[len(out)-1] < j {
+				out = append(out, j)
+			}
+		}
+	}
+	return out
+}
+
+// commandState is what one command (args[0] and its words) changes about
+// how bash reads later words, or "".
+func commandState(args []*syntax.Word) string {
+	prog, _ := shparse.Value(args[0])
+	switch base := path.Base(prog); base {
+	case "shopt":
+		return "shopt (which can change what globs match, and turn on aliases)"
+	case "alias":
+		return "alias (an alias replaces the words that follow it)"
+	case "set":
+		for _, w := range args[1:] {
+			v, _ := shparse.Value(w)
+			if setChangesReading(v) {
+				return "set " + v + " (a shell option that changes how later words are read)"
+			}
+		}
+		for i, w := range args[1:] {
+			if v, _ := shparse.Value(w); (v == "-o" || v == "+o") && i+2 < len(args) {
+				switch o, _ := shparse.Value(args[i+2]); o {
+				case "braceexpand", "posix", "history", "histexpand", "physical", "keyword":
+					return "set " + v + " " + o + " (a shell option that changes how later words are read)"
+				}
+			}
+		}
+	case "bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox":
+		for i, w := range args[1:] {
+			v, _ := shparse.Value(w)
+			switch {
+			case v == "-c" || v == "--" || v == "--norc" || v == "--noprofile":
+			case strings.HasPrefix(v, "+") || strings.HasPrefix(v, "--"):
+				return prog + " " + v + " (shell options its text is read with)"
+			case strings.HasPrefix(v, "-") && strings.ContainsAny(v[1:], "oOBHPkis"):
+				return prog + " " + v + " (shell options its text is read with)"
+			}
+			if v == "-c" && base != "bash" && i+2 < len(args) {
+				// Another shell (dash as sh) reads braces, aliases and
+				// expansions otherwise than bash, as which the gate read
+				// its text: only a plain command means the same to both.
+				if t, _ := shparse.Value(args[i+2]); strings.ContainsAny(t, "{}~`$\n") || strings.Contains(t, "alias") {
+					return prog + " -c (another shell than bash, which reads its text otherwise)"
+				}
+			}
+		}
+	case "read", "mapfile", "readarray", "printf", "getopts", "export", "declare", "typeset", "local", "readonly", "env":
+		// They assign the names among their words: one spelled otherwise
+		// ($'\x49FS'), or computed at run time, may be IFS.
+		for _, w := range args[1:] {
+			if assignsState(w) {
+				return prog + " " + wordText(w) + " (a name that changes how words are split or globbed)"
+			}
+			if v, _ := shparse.Value(w); base == "env" && (strings.HasPrefix(v, "POSIXLY_CORRECT=") || strings.HasPrefix(v, "PS4=")) {
+				return prog + " " + v + " (a variable that changes how a shell reads its text)"
+			}
+			if _, static := shparse.Static(w); !static && base != "printf" && base != "env" {
+				return prog + " with a name computed at run time"
+			}
+		}
+		if base == "printf" {
+			for i, w := range args[1:] {
+				if v, _ := shparse.Value(w); v == "-v" && i+2 < len(args) {
+					if _, static := shparse.Static(args[i+2]); !static {
+						return "printf -v with a name computed at run time"
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// setChangesReading reports a set option cluster that changes how bash
+// reads later words: +B (no brace expansion), -H (history expansion), -P
+// (physical cd), -k (assignments anywhere).
+func setChangesReading(v string) bool {
+	if len(v) < 2 || v == "--" || (v[0] != '-' && v[0] != '+') {
+		return false
+	}
+	for _, c := range v[1:] {
+		switch {
+		case c == 'B' && v[0] == '+', c == 'H' && v[0] == '-', c == 'P' && v[0] == '-', c == 'k' && v[0] == '-':
+			return true
+		}
+	}
+	return false
 }
