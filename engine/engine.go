@@ -167,6 +167,8 @@ func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
 		// bypass mode).
 		if why := resolve.Escalated(diskOptions(j), j.Decision.Segments()); len(why) > 0 {
 			j.Decision = gate.Stick(j.Decision, why[0])
+		} else if why, ok := xargsReach(j); ok {
+			j.Decision = gate.Stick(j.Decision, why)
 		}
 	}
 	if j.Decision.Verdict() == gate.Allow {
@@ -209,3 +211,26 @@ func environMap(environ []string) map[string]string {
 // by VetWorld (gitsafe.Vet where resolve.Dirs says git runs), which can
 // only turn the allow into an ask.
 func vouchLater(string) bool { return true }
+
+// xargsReach is why an asked text whose xargs (or find -exec) opens what
+// a lister hands it must stay asked in every mode: the lister's trees
+// hold a secret or a protected file, or what feeds it cannot be judged.
+// The names come from the disk, not the text, so no word shows them: a
+// red team's "ls -A | xargs -I{} cat {}" asked only for the unread "{}",
+// and bypass mode printed .env.
+func xargsReach(j *Judgement) (gate.Reason, bool) {
+	trees, blind, xargs, _ := resolve.XargsInputs(j.Request.Script.Of(j.Request.Text))
+	if !xargs {
+		return gate.Reason{}, false
+	}
+	if blind {
+		return gate.Reason{Check: gate.CheckSensitive, Match: "xargs", Source: "recursive read",
+			Message: "xargs (or find -exec) opens the files it is handed, and what hands them here cannot be judged"}, true
+	}
+	o := diskOptions(j)
+	o.ReadTrees = trees
+	if why := resolve.Check(o, nil, nil); len(why) > 0 {
+		return why[0], true
+	}
+	return gate.Reason{}, false
+}
