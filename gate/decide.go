@@ -669,8 +669,9 @@ func protectedTail(p Paths, tail string) (string, bool) {
 func unknownTarget(req Request, segs [][]string, file *syntax.File, d Decision) Decision {
 	// The scan is skipped only for texts with nothing that computes a
 	// target: no expansion, pipe, redirect of input ("xargs rm -rf <<<
-	// ~" ran in bypass), xargs or link.
-	if d.sticky || (req.Paths.flow == nil && !strings.ContainsAny(req.Text, "$`|<>") && !strings.Contains(req.Text, "ln") && !strings.Contains(req.Text, "xargs") && !strings.Contains(req.Text, "find")) {
+	// ~" ran in bypass), xargs or link, and one command only (a script
+	// one command writes another runs: "cp t.sh s.sh; sh s.sh").
+	if d.sticky || (req.Paths.flow == nil && !strings.ContainsAny(req.Text, "$`|<>;&\n") && !strings.Contains(req.Text, "ln") && !strings.Contains(req.Text, "xargs") && !strings.Contains(req.Text, "find")) {
 		return d
 	}
 	_, _, why, ok := catastrophicScan(req, segs, file)

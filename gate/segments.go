@@ -710,12 +710,51 @@ func writtenScript(f *syntax.File) (string, bool) {
 					written[path.Clean(v)] = true
 				}
 			}
+		case *syntax.Stmt:
+			// "bash < s.sh" runs what the text wrote to s.sh.
+			if c, ok := n.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+				if prog, _ := shparse.Value(c.Args[0]); isShell(path.Base(prog)) {
+					for _, r := range n.Redirs {
+						if v, ok := shparse.Value(r.Word); ok && r.Op == syntax.RdrIn && written[path.Clean(v)] {
+							found = prog + " < " + v
+						}
+					}
+				}
+			}
 		case *syntax.CallExpr:
 			argv, ok := shparse.Values(n.Args)
-			if !ok || len(argv) < 2 {
+			if !ok || len(argv) < 1 {
 				return true
 			}
 			prog := path.Base(argv[0])
+			// What writes a file by its words: tee FILE, dd of=FILE, the
+			// destination of cp, mv, install and ln, sed -i's files (a red
+			// team's "tee s.sh", "dd of=s.sh" wrote the script it ran).
+			switch prog {
+			case "tee", "sed":
+				for _, a := range argv[1:] {
+					if !strings.HasPrefix(a, "-") {
+						written[path.Clean(a)] = true
+					}
+				}
+			case "dd":
+				for _, a := range argv[1:] {
+					if v, ok := strings.CutPrefix(a, "of="); ok {
+						written[path.Clean(v)] = true
+					}
+				}
+			case "cp", "mv", "install", "ln", "rsync":
+				written[path.Clean(argv[len(argv)-1])] = true
+			}
+			// A path the text wrote, run as the program ("chmod +x s.sh;
+			// ./s.sh").
+			if strings.Contains(argv[0], "/") && written[path.Clean(argv[0])] {
+				found = argv[0]
+				return false
+			}
+			if len(argv) < 2 {
+				return true
+			}
 			switch {
 			case isShell(prog) || prog == "." || prog == "source":
 				if _, c := shellCText(argv); c {

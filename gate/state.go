@@ -267,6 +267,22 @@ func commandState(args []*syntax.Word) string {
 			}
 		}
 	case "read", "mapfile", "readarray", "printf", "getopts", "export", "declare", "typeset", "local", "readonly", "env":
+		if base == "env" {
+			// env -S TEXT splits TEXT into the command it runs: a text
+			// computed at run time ("$(< s.sh)") is a command no one saw.
+			for i, w := range args[1:] {
+				if v, _ := shparse.Value(w); (v == "-S" || strings.HasPrefix(v, "--s")) && i+2 < len(args) {
+					if _, static := shparse.Static(args[i+2]); !static {
+						return "env -S with a command text computed at run time"
+					}
+				}
+				if _, static := shparse.Static(w); !static {
+					if t, ok := shparse.Template(w); !ok || strings.HasPrefix(t, "-S") || strings.HasPrefix(t, "--s") {
+						return "env with an option computed at run time"
+					}
+				}
+			}
+		}
 		// They assign the names among their words: one spelled otherwise
 		// ($'\x49FS'), or computed at run time, may be IFS.
 		for _, w := range args[1:] {
