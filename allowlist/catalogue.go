@@ -349,12 +349,22 @@ func (w Walk) String() string {
 	return strings.Join(out, ", ")
 }
 
-// Walks is the flag with what it makes its program read.
-func (f Flag) Walks(w Walk) Flag { f.Walk = w; return f }
+// Walks is a flag that only reads, and makes its program read what w
+// says.
+//
+// Like [Use] and [Refuse] it only returns a literal, which the compiler
+// folds into the table that holds it: a flag changed after it is made
+// (a method that set Walk did) is built by code at every start-up,
+// writing to every page of the tables it is in.
+func Walks(w Walk, spec, note string) Flag {
+	return Flag{spec: spec, Effect: Reads, Note: note, Walk: w}
+}
 
-// WalksWhen is the flag, reading what w says when its value abbreviates
-// word (GNU's argmatch: "grep -d rec").
-func (f Flag) WalksWhen(word string, w Walk) Flag { f.Walk, f.WalkWhen = w, word; return f }
+// WalksWhen is [Walks] when the flag's value abbreviates word (GNU's
+// argmatch: "grep -d rec").
+func WalksWhen(word string, w Walk, spec, note string) Flag {
+	return Flag{spec: spec, Effect: Reads, Note: note, Walk: w, WalkWhen: word}
+}
 
 // walks reports whether a use of the flag with value makes the walk.
 func (f *Flag) walks(value string) bool {

@@ -184,7 +184,7 @@ var gitEntries = []*Entry{
 	{Words: []string{"git", "reflog"}, Note: "shows the reflog", Example: "git reflog", Asks: []string{"git reflog expire --expire=now --all", "git reflog delete HEAD@{1}"}, Numeric: true, shared: gitLogFlags, Operands: Operands{None: true}},
 	{Words: []string{"git", "stash", "list"}, Note: "lists stashes", Example: "git stash list", Asks: []string{"git stash list -p --ext-diff"}, Numeric: true, shared: gitLogFlags},
 	{Words: []string{"git", "diff"}, Note: "shows changes", Example: "git diff", Asks: []string{"git diff --output=patch.diff", "git diff --ext-diff"}, Walks: Outside, Flags: []Flag{
-		Use("--cached, --staged", "index"), Use("--merge-base", "merge base"), Use("--no-index", "two paths").Walks(Tree),
+		Use("--cached, --staged", "index"), Use("--merge-base", "merge base"), Walks(Tree, "--no-index", "two paths"),
 		Use("-1, --base, -2, --ours, -3, --theirs, -0", "stages"),
 	}, shared: [][]Flag{gitDiffFlags}},
 	{Words: []string{"git", "show"}, Note: "shows objects", Example: "git show", Asks: []string{"git show --textconv HEAD:f", "git show --show-signature"}, Numeric: true, shared: gitLogFlags},

@@ -126,7 +126,7 @@ func TestWalkersDeclareTheirWalk(t *testing.T) {
 				continue
 			}
 			if _, ok := notAWalk[key]; !ok {
-				t.Errorf("%s %s (%s) speaks of recursion but declares no walk: add .Walks(Tree), or say in notAWalk why it reads no tree", e.Name(), f.Spec(), f.Note)
+				t.Errorf("%s %s (%s) speaks of recursion but declares no walk: write it Walks(Tree, ...), or say in notAWalk why it reads no tree", e.Name(), f.Spec(), f.Note)
 			}
 			seen[key] = true
 		}
@@ -146,7 +146,7 @@ func TestWalkersDeclareTheirWalk(t *testing.T) {
 				lists = lists || strings.HasSuffix(n, "files-from") || strings.HasSuffix(n, "files0-from")
 			}
 			if lists && f.Effect == Reads && f.Walk&Lists == 0 {
-				t.Errorf("%s %s (%s) reads files a list names but does not declare it: add .Walks(Lists)", e.Name(), f.Spec(), f.Note)
+				t.Errorf("%s %s (%s) reads files a list names but does not declare it: write it Walks(Lists, ...)", e.Name(), f.Spec(), f.Note)
 			}
 		}
 	}

@@ -20,7 +20,7 @@ var findFlags = func() []Flag {
 		Use("-daystart", "times from the start of today"), Use("-follow", "follows symlinks"),
 		Use("-regextype TYPE", "regex dialect"), Use("-warn", "warnings"), Use("-nowarn", "no warnings"),
 		Use("-depth", "contents before the directory"), Use("-d", "BSD: -depth"),
-		Use("-files0-from FILE", "reads starting points from FILE").Walks(Lists), Use("-help, --help", "prints help"),
+		Walks(Lists, "-files0-from FILE", "reads starting points from FILE"), Use("-help, --help", "prints help"),
 		Use("-ignore_readdir_race", "ignores vanished files"), Use("-noignore_readdir_race", "reports vanished files"),
 		Use("-maxdepth N", "depth limit"), Use("-mindepth N", "minimum depth"), Use("-mount", "one file system"),
 		Use("-noleaf", "no leaf optimisation"), Use("-xdev", "one file system"), Use("-version, --version", "prints the version"),
@@ -553,7 +553,7 @@ var sysEntries = []*Entry{
 		Use("--time-format=FORMAT", "time format"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
 	{Words: []string{"zcat"}, Note: "prints decompressed files", Example: "zcat f.gz", Asks: []string{"zcat -o out f.gz"}, Flags: []Flag{
-		Use("-f, --force", "also uncompressed input"), Use("-l, --list", "lists"), Use("-q, --quiet", "quiet"), Use("-r, --recursive", "recursive").Walks(Tree),
+		Use("-f, --force", "also uncompressed input"), Use("-l, --list", "lists"), Use("-q, --quiet", "quiet"), Walks(Tree, "-r, --recursive", "recursive"),
 		Use("-S, --suffix=STRING", "suffix"), Use("--synchronous", "synchronous"), Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"),
 		help(), version(),
 	}},
@@ -579,7 +579,7 @@ var sysEntries = []*Entry{
 // only be a read flag, an operand, or an error.
 var xargsEntry = &Entry{Words: []string{"xargs"}, Note: "runs a read-only catalogue command on words from standard input",
 	Example: "xargs cat", Asks: []string{"xargs rm", "xargs -p cat", "xargs -o vi"}, StopAtOperand: true, Operands: Operands{Strings: true}, Flags: []Flag{
-		Use("-0, --null", "NUL-separated input"), Use("-a, --arg-file=FILE", "reads the words from FILE").Walks(Lists),
+		Use("-0, --null", "NUL-separated input"), Walks(Lists, "-a, --arg-file=FILE", "reads the words from FILE"),
 		Use("-d, --delimiter=SEP", "delimiter"), Use("-E EOF", "end-of-input string"), Use("-e[=EOF], --eof[=EOF]", "end-of-input string"),
 		Use("-I PATTERN", "puts each word in place of this string"), Use("-i[=PATTERN], --replace[=PATTERN]", "puts each word in place of {}"),
 		Use("-L N", "lines per command"), Use("--max-lines[=N]", "lines per command: GNU xargs takes the value only after = (\"--max-lines sh cat\" runs sh), whatever its --help says"), Use("-l[=N]", "lines per command"), Use("-n, --max-args=N", "words per command"),
@@ -771,7 +771,7 @@ var tarEntry = &Entry{Words: []string{"tar"}, Note: "lists an archive (-t only; 
 		Use("-t, --list", "lists"), Use("-f, --file=FILE", "the archive"), Use("-v, --verbose", "verbose"),
 		Use("-z, --gzip, --gunzip, --ungzip, -j, --bzip2, -J, --xz, --lzip, --lzma, --lzop, --zstd, -Z, --compress, --uncompress, -a, --auto-compress", "runs the usual decompressor"),
 		Use("--force-local", "an archive name with a colon is local"), Use("--wildcards, --no-wildcards, --anchored, --no-anchored, --ignore-case, --no-ignore-case", "member patterns"),
-		Use("--exclude=PATTERN", "excludes"), Use("-X, --exclude-from=FILE", "reads exclude patterns from FILE"), Use("-T, --files-from=FILE", "reads member names from FILE").Walks(Lists),
+		Use("--exclude=PATTERN", "excludes"), Use("-X, --exclude-from=FILE", "reads exclude patterns from FILE"), Walks(Lists, "-T, --files-from=FILE", "reads member names from FILE"),
 		Use("--null, --no-null", "NUL names"), Use("--numeric-owner", "numbers"), Use("--utc", "UTC"), Use("--full-time", "full times"),
 		Use("-R, --block-number", "block numbers"), Use("--show-transformed-names, --show-stored-names", "names"), Use("-b, --blocking-factor=N", "blocking"),
 		Use("--quoting-style=STYLE", "quoting"), Use("-i, --ignore-zeros", "zero blocks"), Use("--occurrence[=N]", "occurrence"),
@@ -851,7 +851,7 @@ func gzipEntry(prog string, asks ...string) *Entry {
 		Numeric: true, Check: gzipCheck, Flags: []Flag{
 			Use("-c, --stdout, --to-stdout", "writes to standard output"), Use("-d, --decompress, --uncompress", "decompresses"),
 			Use("-f, --force", "also links and uncompressed input"), Use("-k, --keep", "keeps input files"), Use("-l, --list", "lists"),
-			Use("-n, --no-name, -N, --name", "names"), Use("-q, --quiet", "quiet"), Use("-r, --recursive", "recursive").Walks(Tree),
+			Use("-n, --no-name, -N, --name", "names"), Use("-q, --quiet", "quiet"), Walks(Tree, "-r, --recursive", "recursive"),
 			Use("--rsyncable", "rsync-friendly"), Use("-S, --suffix=STRING", "suffix"), Use("--synchronous", "synchronous"),
 			Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"), Use("--fast, --best", "level"), Use("-L, --license", "license"),
 			Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
