@@ -190,10 +190,5 @@ var awkFlags = []Flag{
 	Refuse(Unjudged, "-W", "mawk/gawk extended options"),
 }
 
-func awkEntry(name string, asks ...string) *Entry {
-	return &Entry{Words: []string{name}, Note: "runs an awk program that only reads its input and prints (parsed)", Example: name + " {print} f", Asks: asks,
-		// awk ends its options at the program, as POSIX getopt does
-		// (mawk, gawk): "awk {print} -v FILE" reads a file named -v and
-		// FILE, which must be judged as the paths they are.
-		Check: awkCheck, Operands: Operands{Lead: 1}, Flags: awkFlags, StopAtOperand: true}
-}
+// awkNote is the note of the awk entries (in sysEntries).
+const awkNote = "runs an awk program that only reads its input and prints (parsed)"

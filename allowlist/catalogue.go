@@ -86,11 +86,6 @@ type Entry struct {
 	// appends is built at start-up where one that names them is laid
 	// out in the binary.
 	shared [][]Flag
-	// unlessDeclared are flags added when the entry is first built, each
-	// only where no flag of the entry has one of its names (git's
-	// --help, refused unless a subcommand says otherwise): telling at
-	// start-up read every git entry's flags on every call.
-	unlessDeclared []Flag
 
 	once  sync.Once
 	list  []Flag
@@ -441,7 +436,7 @@ func Describes(argv []string) bool {
 	if len(argv) == 0 {
 		return false
 	}
-	return len(holding(argv, entriesByProgram()[progName(argv[0])])) > 0
+	return len(holding(argv, entriesByProgram.get()[progName(argv[0])])) > 0
 }
 
 func progName(p string) string {
@@ -527,7 +522,7 @@ func MayList(argv []string) (string, bool) {
 // entriesByProgram are the entries of the catalogue, built in and in
 // packs, by their program's name. Only the names are read: no flag table
 // is built.
-var entriesByProgram = sync.OnceValue(func() map[string][]*Entry {
+var entriesByProgram = &onceValue[map[string][]*Entry]{make: func() map[string][]*Entry {
 	m := map[string][]*Entry{}
 	add := func(es []*Entry) {
 		for _, e := range es {
@@ -537,11 +532,11 @@ var entriesByProgram = sync.OnceValue(func() map[string][]*Entry {
 		}
 	}
 	add(builtin)
-	for _, p := range packs() {
+	for _, p := range packs.get() {
 		add(p.Entries)
 	}
 	return m
-})
+}}
 
 var (
 	walkersMu sync.Mutex
@@ -559,7 +554,7 @@ func walkers(prog string) []*Entry {
 		return ws
 	}
 	var out []*Entry
-	for _, e := range entriesByProgram()[prog] {
+	for _, e := range entriesByProgram.get()[prog] {
 		if e.Walks != 0 || slices.ContainsFunc(e.FlagList(), func(f Flag) bool { return f.Walk != 0 }) {
 			out = append(out, e)
 		}
@@ -733,7 +728,7 @@ func (e *Entry) build() {
 				declared[n] = true
 			}
 		}
-		for _, f := range expandFlags(e.unlessDeclared) {
+		for _, f := range expandFlags(e.unlessDeclared()) {
 			if !slices.ContainsFunc(f.Names, func(n string) bool { return declared[n] }) {
 				e.list = append(e.list, f)
 			}

@@ -1,6 +1,7 @@
 package allowlist
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -105,14 +106,20 @@ var gitLogFlags = [][]Flag{gitLogOwn, gitDiffFlags}
 
 // gitListOnly allows operands (patterns) only in the listing form of git
 // tag and git branch: otherwise a name creates a tag or a branch.
-func gitListOnly(listing ...string) func(c *Call) *Refusal {
-	return func(c *Call) *Refusal {
-		if len(c.Operands) > 0 && !c.Has(listing...) {
-			return refuse(c.Operands[0], "a name without --list creates a %s", c.Entry.Words[1])
-		}
-		return nil
+func gitListOnly(c *Call, listing ...string) *Refusal {
+	if len(c.Operands) > 0 && !c.Has(listing...) {
+		return refuse(c.Operands[0], "a name without --list creates a %s", c.Entry.Words[1])
 	}
+	return nil
 }
+
+func gitBranchCheck(c *Call) *Refusal { return gitListOnly(c, "--list") }
+
+func gitTagCheck(c *Call) *Refusal {
+	return gitListOnly(c, "--list", "-n", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at")
+}
+
+func gitReplaceCheck(c *Call) *Refusal { return gitListOnly(c, "-l", "--list") }
 
 var gitGrepFlags = []Flag{
 	Use("--cached", "index"),
@@ -191,7 +198,7 @@ var gitEntries = []*Entry{
 	{Words: []string{"git", "stash", "show"}, Note: "shows a stash", Example: "git stash show", Asks: []string{"git stash show -p --textconv"}, Flags: []Flag{
 		Use("-u, --include-untracked, --only-untracked", "untracked"),
 	}, shared: [][]Flag{gitDiffFlags}},
-	{Words: []string{"git", "branch"}, Note: "lists branches (a name needs --list)", Example: "git branch", Asks: []string{"git branch -D feature", "git branch feature", "git branch -m old new"}, Check: gitListOnly("--list"),
+	{Words: []string{"git", "branch"}, Note: "lists branches (a name needs --list)", Example: "git branch", Asks: []string{"git branch -D feature", "git branch feature", "git branch -m old new"}, Check: gitBranchCheck,
 		Operands: Operands{Strings: true}, Flags: []Flag{
 			Use("-a, --all", "all"), Use("-r, --remotes", "remotes"), Use("-l, --list", "lists branches matching patterns"),
 			Use("-v, --verbose", "verbose"), Use("-q, --quiet", "quiet"), Use("--show-current", "current"),
@@ -208,7 +215,7 @@ var gitEntries = []*Entry{
 			Refuse(Runs, "--edit-description", "runs the configured editor and writes the description"),
 		}},
 	{Words: []string{"git", "tag"}, Note: "lists tags (a name needs --list)", Example: "git tag", Asks: []string{"git tag v1.0", "git tag -d v1.0", "git tag -s v1.0"},
-		Check:    gitListOnly("--list", "-n", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"),
+		Check:    gitTagCheck,
 		Operands: Operands{Strings: true}, Flags: []Flag{
 			Use("-l, --list", "lists tags matching patterns"), Use("-n[=N]", "annotation lines"), Use("--sort=KEY", "sort"),
 			Use("--contains[=COMMIT], --no-contains[=COMMIT]", "contains"), Use("--merged[=COMMIT], --no-merged[=COMMIT]", "merged"),
@@ -363,7 +370,7 @@ var gitEntries = []*Entry{
 		Use("--path=PATH", "path for filters"), Use("--no-filters", "no filters"), Use("--literally", "any type"),
 		Refuse(Writes, "-w", "writes the object into the repository"),
 	}},
-	{Words: []string{"git", "replace"}, Note: "lists replace refs", Example: "git replace -l", Asks: []string{"git replace -d abc", "git replace a b"}, Operands: Operands{Strings: true}, Check: gitListOnly("-l", "--list"), Flags: []Flag{
+	{Words: []string{"git", "replace"}, Note: "lists replace refs", Example: "git replace -l", Asks: []string{"git replace -d abc", "git replace a b"}, Operands: Operands{Strings: true}, Check: gitReplaceCheck, Flags: []Flag{
 		Use("-l, --list", "lists"), Use("--format=FORMAT", "format"),
 		Refuse(Writes, "-f, --force, -d, --delete, --edit, -e, --graft, --convert-graft-file, --raw", "changes replace refs"),
 	}},
@@ -383,12 +390,17 @@ var gitEntries = []*Entry{
 		Operands: Operands{Lead: 1, LeadUnless: []string{"-e", "-f"}}},
 }
 
-// Every git subcommand refuses --help: it starts the manual viewer, which
-// runs a pager.
-func init() {
-	for _, e := range gitEntries {
-		e.unlessDeclared = gitHelp // read when the entry is first built
+// unlessDeclared are flags added when the entry is first built, each
+// only where no flag of the entry has one of its names: every git
+// subcommand refuses --help, which starts the manual viewer, which runs
+// a pager, unless it says otherwise. Telling at start-up read every git
+// entry's flags on every call, and marking each entry then wrote to
+// every page of the git tables.
+func (e *Entry) unlessDeclared() []Flag {
+	if slices.Contains(gitEntries, e) {
+		return gitHelp
 	}
+	return nil
 }
 
 var gitHelp = []Flag{Refuse(Runs, "--help", "starts a manual viewer, which runs a pager")}

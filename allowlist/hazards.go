@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 )
 
@@ -163,8 +162,8 @@ func readHazardFile(p string) (data []byte, found bool) {
 }
 
 // urlCredentials finds a URL with a password or token in a git config.
-var urlCredentials = sync.OnceValue(func() *regexp.Regexp {
+var urlCredentials = &onceValue[*regexp.Regexp]{make: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^\s*(url|pushurl)\s*=\s*\S*://[^/@\s]+:[^/@\s]*@`)
-})
+}}
 
-func gitURLCredentials(data []byte) bool { return urlCredentials().Match(data) }
+func gitURLCredentials(data []byte) bool { return urlCredentials.get().Match(data) }

@@ -9,7 +9,7 @@ import (
 // every is each entry of the catalogue, built in and in packs.
 func every() []*Entry {
 	out := slices.Clone(Builtin())
-	for _, p := range packs() {
+	for _, p := range packs.get() {
 		out = append(out, p.Entries...)
 	}
 	return out

@@ -3,10 +3,57 @@ package allowlist
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
-// builtin is the catalogue of read-only entries allowed by default.
-var builtin = slices.Concat(textEntries, sysEntries, gitEntries, versionEntries)
+// The catalogue is data: its tables are composite literals, which the
+// linker lays out in the binary, so that starting agentgate builds none
+// of them and writes to none of their pages (each page written is copied
+// for the process: building and writing them was two thirds of the
+// package's 0.2 ms start-up, on every hooked call). Keep it so
+// (TestCatalogueTablesCallNothing):
+//
+//   - make flags with Use, Refuse, Walks and WalksWhen only: the compiler
+//     folds those calls into the literal, where a method on their result
+//     ("Use(...).Walks(Tree)") is code run at start-up;
+//   - let no package variable's initialiser call a function: that one is
+//     built at start-up, and from there on the compiler stops laying out
+//     any table that names another variable ("Flags: grepFlags"), since
+//     the call could have changed it; build such values on first use
+//     (onceValue) or in the init function below.
+
+// builtin is the catalogue of read-only entries allowed by default, in
+// the order of textEntries, sysEntries (xargs, moreSysEntries and tar
+// last), gitEntries and versionEntries. It is made in init.
+var builtin []*Entry
+
+func init() {
+	// xargs reads the files named on its standard input: the engine lets
+	// it run only when that input is a file lister's whose trees are
+	// judged like a recursive read (resolve.XargsInputs). Both checks
+	// read builtin: set here, not in the initialisers.
+	xargsEntry.Check = xargsCheck
+	findEntry.Check = findExecCheck
+	for _, v := range versions {
+		versionEntries = append(versionEntries, versionEntry(v.prog, v.flag, v.ask))
+	}
+	more := slices.Concat([]*Entry{xargsEntry}, moreSysEntries, []*Entry{tarEntry})
+	builtin = slices.Concat(textEntries, sysEntries, gitEntries, versionEntries, more)
+	sysEntries = slices.Concat(sysEntries, more)
+}
+
+// onceValue is a value made on its first use, like sync.OnceValue's, but
+// a variable holds it as a literal: no call at start-up (see above).
+type onceValue[T any] struct {
+	once sync.Once
+	make func() T
+	v    T
+}
+
+func (o *onceValue[T]) get() T {
+	o.once.Do(func() { o.v = o.make() })
+	return o.v
+}
 
 // globals are the flag tables of programs whose subcommands are entries:
 // "git -C DIR --no-pager log" is judged as "git log" with the global

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 )
 
@@ -739,7 +738,7 @@ func cargoEntries() []*Entry {
 // builds none (TestHazardsOfABuiltInBuildNoPack).
 var packsBuilt atomic.Bool
 
-var packs = sync.OnceValue(func() []*Pack {
+var packs = &onceValue[[]*Pack]{make: func() []*Pack {
 	packsBuilt.Store(true)
 	ps := []*Pack{
 		{Name: "gh", Entries: ghEntries(),
@@ -815,12 +814,12 @@ var packs = sync.OnceValue(func() []*Pack {
 		}
 	}
 	return ps
-})
+}}
 
 // PackNames lists the opt-in packs, sorted.
 func PackNames() []string {
 	var out []string
-	for _, p := range packs() {
+	for _, p := range packs.get() {
 		out = append(out, p.Name)
 	}
 	sort.Strings(out)
@@ -829,7 +828,7 @@ func PackNames() []string {
 
 // LookupPack returns the named pack.
 func LookupPack(name string) (*Pack, bool) {
-	for _, p := range packs() {
+	for _, p := range packs.get() {
 		if p.Name == name {
 			return p, true
 		}

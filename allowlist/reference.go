@@ -22,7 +22,7 @@ func Reference(w io.Writer) {
 		entryReference(w, e, seen)
 	}
 	fmt.Fprint(w, "## Packs\n\nOff by default; `packs = [\"gh\", ...]` in a trusted configuration file turns them on. Their commands run with the sandbox level `read-only+network`.\n\n")
-	for _, p := range packs() {
+	for _, p := range packs.get() {
 		fmt.Fprintf(w, "### Pack %s\n\n%s.\n\nAsks when any of these is present:\n\n", p.Name, p.Note)
 		for _, h := range p.Hazards {
 			what := "variable `" + h.Env + "`"

@@ -3,7 +3,6 @@ package allowlist
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Programs whose operands are a small language of their own: find's
@@ -11,52 +10,50 @@ import (
 
 // findFlags are GNU find's options, tests, actions and operators (checked
 // against find(1) of findutils 4.9), with the BSD-only forms noted.
-var findFlags = func() []Flag {
-	f := []Flag{
-		Use("-H", "follows operand symlinks"), Use("-L", "follows symlinks"), Use("-P", "never follows symlinks"),
-		Use("-D DEBUGOPTS", "debug output"), Use("-O0, -O1, -O2, -O3", "optimisation level"),
-		Use("-E", "BSD: extended regexps"), Use("-X", "BSD: warns on xargs-unsafe names"), Use("-s", "BSD: sorted traversal"),
-		Use("-x", "BSD: one file system"), Use("-f PATH", "BSD: a starting point"),
-		Use("-daystart", "times from the start of today"), Use("-follow", "follows symlinks"),
-		Use("-regextype TYPE", "regex dialect"), Use("-warn", "warnings"), Use("-nowarn", "no warnings"),
-		Use("-depth", "contents before the directory"), Use("-d", "BSD: -depth"),
-		Walks(Lists, "-files0-from FILE", "reads starting points from FILE"), Use("-help, --help", "prints help"),
-		Use("-ignore_readdir_race", "ignores vanished files"), Use("-noignore_readdir_race", "reports vanished files"),
-		Use("-maxdepth N", "depth limit"), Use("-mindepth N", "minimum depth"), Use("-mount", "one file system"),
-		Use("-noleaf", "no leaf optimisation"), Use("-xdev", "one file system"), Use("-version, --version", "prints the version"),
-		Use("-amin N", "accessed minutes ago"), Use("-anewer FILE", "accessed after FILE changed"), Use("-atime N", "accessed days ago"),
-		Use("-cmin N", "changed minutes ago"), Use("-cnewer FILE", "changed after FILE"), Use("-context PATTERN", "SELinux context"),
-		Use("-ctime N", "changed days ago"), Use("-empty", "empty"), Use("-executable", "executable"), Use("-false", "false"),
-		Use("-fstype TYPE", "file system type"), Use("-gid N", "group id"), Use("-group NAME", "group"),
-		Use("-ilname PATTERN", "symlink target, any case"), Use("-iname PATTERN", "name, any case"), Use("-inum N", "inode"),
-		Use("-ipath PATTERN", "path, any case"), Use("-iregex PATTERN", "path regex, any case"),
-		Use("-iwholename PATTERN", "path, any case"), Use("-links N", "link count"), Use("-lname PATTERN", "symlink target"),
-		Use("-mmin N", "modified minutes ago"), Use("-mtime N", "modified days ago"), Use("-name PATTERN", "name"),
-		Use("-newer FILE", "modified after FILE"), Use("-nogroup", "no group"), Use("-nouser", "no user"),
-		Use("-path PATTERN", "path"), Use("-perm MODE", "permissions"), Use("-readable", "readable"),
-		Use("-regex PATTERN", "path regex"), Use("-samefile FILE", "same inode as FILE"), Use("-size N", "size"),
-		Use("-true", "true"), Use("-type TYPE", "type"), Use("-uid N", "user id"), Use("-used N", "accessed days after change"),
-		Use("-user NAME", "user"), Use("-wholename PATTERN", "path"), Use("-writable", "writable"), Use("-xtype TYPE", "type after symlinks"),
-		Use("-ls", "lists"), Use("-print", "prints"), Use("-print0", "prints with NUL"), Use("-printf FORMAT", "prints a format"),
-		Use("-prune", "skips a directory"), Use("-quit", "stops"), Use("-not", "negation"), Use("-a, -and", "and"),
-		Use("-o, -or", "or"),
-		Refuse(Deletes, "-delete", "deletes files"),
-		Refuse(Runs, "-ok", "runs a program for each file, after asking on the terminal"),
-		Refuse(Runs, "-okdir", "runs a program for each file, after asking on the terminal"),
-		Refuse(Writes, "-fls FILE", "writes to a file"), Refuse(Writes, "-fprint FILE", "writes to a file"),
-		Refuse(Writes, "-fprint0 FILE", "writes to a file"), Refuse(Writes, "-fprintf FILE FORMAT", "writes to a file"),
-	}
-	for _, x := range "aBcm" {
-		for _, y := range "aBcmt" {
-			v := "FILE"
-			if y == 't' {
-				v = "DATE"
-			}
-			f = append(f, Use("-newer"+string(x)+string(y)+" "+v, "newer than a time or FILE"))
-		}
-	}
-	return f
-}()
+var findFlags = []Flag{
+	Use("-H", "follows operand symlinks"), Use("-L", "follows symlinks"), Use("-P", "never follows symlinks"),
+	Use("-D DEBUGOPTS", "debug output"), Use("-O0, -O1, -O2, -O3", "optimisation level"),
+	Use("-E", "BSD: extended regexps"), Use("-X", "BSD: warns on xargs-unsafe names"), Use("-s", "BSD: sorted traversal"),
+	Use("-x", "BSD: one file system"), Use("-f PATH", "BSD: a starting point"),
+	Use("-daystart", "times from the start of today"), Use("-follow", "follows symlinks"),
+	Use("-regextype TYPE", "regex dialect"), Use("-warn", "warnings"), Use("-nowarn", "no warnings"),
+	Use("-depth", "contents before the directory"), Use("-d", "BSD: -depth"),
+	Walks(Lists, "-files0-from FILE", "reads starting points from FILE"), Use("-help, --help", "prints help"),
+	Use("-ignore_readdir_race", "ignores vanished files"), Use("-noignore_readdir_race", "reports vanished files"),
+	Use("-maxdepth N", "depth limit"), Use("-mindepth N", "minimum depth"), Use("-mount", "one file system"),
+	Use("-noleaf", "no leaf optimisation"), Use("-xdev", "one file system"), Use("-version, --version", "prints the version"),
+	Use("-amin N", "accessed minutes ago"), Use("-anewer FILE", "accessed after FILE changed"), Use("-atime N", "accessed days ago"),
+	Use("-cmin N", "changed minutes ago"), Use("-cnewer FILE", "changed after FILE"), Use("-context PATTERN", "SELinux context"),
+	Use("-ctime N", "changed days ago"), Use("-empty", "empty"), Use("-executable", "executable"), Use("-false", "false"),
+	Use("-fstype TYPE", "file system type"), Use("-gid N", "group id"), Use("-group NAME", "group"),
+	Use("-ilname PATTERN", "symlink target, any case"), Use("-iname PATTERN", "name, any case"), Use("-inum N", "inode"),
+	Use("-ipath PATTERN", "path, any case"), Use("-iregex PATTERN", "path regex, any case"),
+	Use("-iwholename PATTERN", "path, any case"), Use("-links N", "link count"), Use("-lname PATTERN", "symlink target"),
+	Use("-mmin N", "modified minutes ago"), Use("-mtime N", "modified days ago"), Use("-name PATTERN", "name"),
+	Use("-newer FILE", "modified after FILE"), Use("-nogroup", "no group"), Use("-nouser", "no user"),
+	Use("-path PATTERN", "path"), Use("-perm MODE", "permissions"), Use("-readable", "readable"),
+	Use("-regex PATTERN", "path regex"), Use("-samefile FILE", "same inode as FILE"), Use("-size N", "size"),
+	Use("-true", "true"), Use("-type TYPE", "type"), Use("-uid N", "user id"), Use("-used N", "accessed days after change"),
+	Use("-user NAME", "user"), Use("-wholename PATTERN", "path"), Use("-writable", "writable"), Use("-xtype TYPE", "type after symlinks"),
+	Use("-ls", "lists"), Use("-print", "prints"), Use("-print0", "prints with NUL"), Use("-printf FORMAT", "prints a format"),
+	Use("-prune", "skips a directory"), Use("-quit", "stops"), Use("-not", "negation"), Use("-a, -and", "and"),
+	Use("-o, -or", "or"),
+	Refuse(Deletes, "-delete", "deletes files"),
+	Refuse(Runs, "-ok", "runs a program for each file, after asking on the terminal"),
+	Refuse(Runs, "-okdir", "runs a program for each file, after asking on the terminal"),
+	Refuse(Writes, "-fls FILE", "writes to a file"), Refuse(Writes, "-fprint FILE", "writes to a file"),
+	Refuse(Writes, "-fprint0 FILE", "writes to a file"), Refuse(Writes, "-fprintf FILE FORMAT", "writes to a file"),
+	// -newerXY: X and Y each one of a (access), B (birth), c (change), m
+	// (modification); Y may also be t, a date.
+	Use("-neweraa FILE", "newer than a time or FILE"), Use("-neweraB FILE", "newer than a time or FILE"), Use("-newerac FILE", "newer than a time or FILE"),
+	Use("-neweram FILE", "newer than a time or FILE"), Use("-newerat DATE", "newer than a time or FILE"),
+	Use("-newerBa FILE", "newer than a time or FILE"), Use("-newerBB FILE", "newer than a time or FILE"), Use("-newerBc FILE", "newer than a time or FILE"),
+	Use("-newerBm FILE", "newer than a time or FILE"), Use("-newerBt DATE", "newer than a time or FILE"),
+	Use("-newerca FILE", "newer than a time or FILE"), Use("-newercB FILE", "newer than a time or FILE"), Use("-newercc FILE", "newer than a time or FILE"),
+	Use("-newercm FILE", "newer than a time or FILE"), Use("-newerct DATE", "newer than a time or FILE"),
+	Use("-newerma FILE", "newer than a time or FILE"), Use("-newermB FILE", "newer than a time or FILE"), Use("-newermc FILE", "newer than a time or FILE"),
+	Use("-newermm FILE", "newer than a time or FILE"), Use("-newermt DATE", "newer than a time or FILE"),
+}
 
 // sedCheck allows only scripts that print: see [SedScriptReadOnly].
 func sedCheck(c *Call) *Refusal {
@@ -461,15 +458,25 @@ var calFlags = []Flag{
 	Use("--reform=VALUE", "calendar reform"), Use("-V, --version", "prints the version"), Use("--help", "prints help"),
 }
 
+// findEntry's Check, findExecCheck, reads builtin: it is set in init.
+var findEntry = &Entry{Words: []string{"find"}, Note: "searches for files (-exec and -execdir only with a reader of the catalogue)", Example: "find . -name x", Asks: []string{"find . -delete", "find . -exec rm {} +", "find . -fprint out"},
+	ExactFlags: true, KeepFlags: true, NamesOnly: true, Flags: findFlags, Exec: []string{"-exec", "-execdir"}}
+
 var sysEntries = []*Entry{
-	{Words: []string{"find"}, Note: "searches for files (-exec and -execdir only with a reader of the catalogue)", Example: "find . -name x", Asks: []string{"find . -delete", "find . -exec rm {} +", "find . -fprint out"},
-		ExactFlags: true, KeepFlags: true, NamesOnly: true, Flags: findFlags, Exec: []string{"-exec", "-execdir"}},
+	findEntry,
 	sedEntry, dateEntry, jqEntry, psEntry,
-	awkEntry("awk", `awk 'BEGIN{system("id")}'`, "awk -f prog.awk f"),
+	// awk ends its options at the program, as POSIX getopt does (mawk,
+	// gawk): "awk {print} -v FILE" reads a file named -v and FILE, which
+	// must be judged as the paths they are.
+	{Words: []string{"awk"}, Note: awkNote, Example: "awk {print} f", StopAtOperand: true, Check: awkCheck, Operands: Operands{Lead: 1}, Flags: awkFlags,
+		Asks: []string{`awk 'BEGIN{system("id")}'`, "awk -f prog.awk f"}},
 	// gawk's inplace extension rewrites the files it reads.
-	awkEntry("gawk", "gawk -i inplace {print} f", "gawk -l filefuncs {print} f", "gawk -o {print} f"),
-	awkEntry("mawk", "mawk -W exec prog.awk f", `mawk '{print > "out"}' f`),
-	awkEntry("nawk", `nawk '{print | "sh"}' f`, "nawk --dump-variables {print} f"),
+	{Words: []string{"gawk"}, Note: awkNote, Example: "gawk {print} f", StopAtOperand: true, Check: awkCheck, Operands: Operands{Lead: 1}, Flags: awkFlags,
+		Asks: []string{"gawk -i inplace {print} f", "gawk -l filefuncs {print} f", "gawk -o {print} f"}},
+	{Words: []string{"mawk"}, Note: awkNote, Example: "mawk {print} f", StopAtOperand: true, Check: awkCheck, Operands: Operands{Lead: 1}, Flags: awkFlags,
+		Asks: []string{"mawk -W exec prog.awk f", `mawk '{print > "out"}' f`}},
+	{Words: []string{"nawk"}, Note: awkNote, Example: "nawk {print} f", StopAtOperand: true, Check: awkCheck, Operands: Operands{Lead: 1}, Flags: awkFlags,
+		Asks: []string{`nawk '{print | "sh"}' f`, "nawk --dump-variables {print} f"}},
 	{Words: []string{"id"}, Note: "prints user and group ids", Example: "id", Asks: []string{"id -A"}, Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-a", "ignored"), Use("-Z, --context", "security context"), Use("-g, --group", "group"), Use("-G, --groups", "groups"),
 		Use("-n, --name", "names"), Use("-r, --real", "real ids"), Use("-u, --user", "user"), Use("-z, --zero", "NUL"),
@@ -557,7 +564,8 @@ var sysEntries = []*Entry{
 		Use("-S, --suffix=STRING", "suffix"), Use("--synchronous", "synchronous"), Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"),
 		help(), version(),
 	}},
-	gzipEntry("gzip", "gzip f", "gzip -r d"), gzipEntry("gunzip", "gunzip f.gz", "gunzip -f -S .txt f.txt"),
+	{Words: []string{"gzip"}, Note: gzipNote, Example: "gzip -c f", Asks: []string{"gzip f", "gzip -r d"}, Numeric: true, Check: gzipCheck, Flags: gzipFlags},
+	{Words: []string{"gunzip"}, Note: gzipNote, Example: "gunzip -c f", Asks: []string{"gunzip f.gz", "gunzip -f -S .txt f.txt"}, Numeric: true, Check: gzipCheck, Flags: gzipFlags},
 	{Words: []string{"nproc"}, Note: "prints the number of CPUs", Example: "nproc", Asks: []string{"nproc x"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("--all", "all CPUs"), Use("--ignore=N", "ignores N"), help(), version(),
 	}},
@@ -593,13 +601,13 @@ var xargsEntry = &Entry{Words: []string{"xargs"}, Note: "runs a read-only catalo
 
 // xargsReading is xargsEntry with every flag read, refused ones too: the
 // layout of an xargs command whatever it may do (see [XargsCommand]).
-var xargsReading = sync.OnceValue(func() *Entry {
+var xargsReading = &onceValue[*Entry]{make: func() *Entry {
 	flags := slices.Clone(xargsEntry.FlagList())
 	for i := range flags {
 		flags[i].Effect = Reads
 	}
 	return &Entry{Words: xargsEntry.Words, StopAtOperand: true, Operands: xargsEntry.Operands, Flags: flags}
-})
+}}
 
 // XargsCommand reads xargs' options as the catalogue's xargs entry reads
 // them, refused ones included (-p, -o, BSD's -J): where in argv the
@@ -620,7 +628,7 @@ func XargsRead(argv []string) (c *Call, start int, repl string, ok bool) {
 		return nil, 0, "", false
 	}
 	c = &Call{}
-	if _, r := xargsReading().scan(c, argv[1:], false); r != nil || len(c.Operands) == 0 {
+	if _, r := xargsReading.get().scan(c, argv[1:], false); r != nil || len(c.Operands) == 0 {
 		return nil, 0, "", false
 	}
 	for _, u := range c.Flags {
@@ -670,20 +678,6 @@ func xargsCheck(c *Call) *Refusal {
 	return nil
 }
 
-func init() {
-	// xargs reads the files named on its standard input: the engine lets
-	// it run only when that input is a file lister's whose trees are
-	// judged like a recursive read (resolve.XargsInputs).
-	xargsEntry.Check = xargsCheck
-	for _, e := range sysEntries {
-		if e.Name() == "find" {
-			e.Check = findExecCheck // reads builtin: set here, not in the initialiser
-		}
-	}
-	sysEntries = append(sysEntries, xargsEntry)
-	builtin = append(builtin, xargsEntry) // after the var initialisers: builtin is set by then
-}
-
 // ipCheck allows "ip [flags] OBJECT [show|list|ls [args]]" for objects
 // that only report; any other action (add, del, set, flush) changes the
 // network.
@@ -722,34 +716,31 @@ func unzipCheck(c *Call) *Refusal {
 	return nil
 }
 
-func init() {
-	more := []*Entry{
-		&Entry{Words: []string{"ip"}, Note: "shows addresses, routes and links (show forms only)", Example: "ip addr", Asks: []string{"ip link set eth0 down", "ip -b cmds", "ip -n ns addr"}, Check: ipCheck,
-			Operands: Operands{Strings: true}, Flags: []Flag{
-				Use("-4, -6, -0", "family"), Use("-s, -stats, -statistics", "statistics"), Use("-d, -details", "details"), Use("-h, -human", "human"),
-				Use("-j, -json", "JSON"), Use("-p, -pretty", "pretty"), Use("-br, -brief", "brief"), Use("-c, -color", "colours"),
-				Use("-o, -oneline", "one line"), Use("-r, -resolve", "names"), Use("-f, -family", "family"), Use("-t, -timestamp", "timestamps"),
-				Refuse(Unjudged, "-b, -batch, -force", "reads commands from a file"), Refuse(Unjudged, "-n, -netns", "switches network namespace"),
-			}, SingleDash: true},
-		&Entry{Words: []string{"ifconfig"}, Note: "shows network interfaces (no settings)", Example: "ifconfig", Asks: []string{"ifconfig eth0 down"}, Check: ifconfigCheck,
-			Operands: Operands{Strings: true}, Flags: []Flag{Use("-a", "all"), Use("-s", "short"), Use("-v", "verbose")}},
-		&Entry{Words: []string{"dmesg"}, Note: "prints the kernel log (not clearing it)", Example: "dmesg", Asks: []string{"dmesg -c", "dmesg -w", "dmesg -n 1"}, Operands: Operands{None: true}, Flags: []Flag{
-			Use("-T, --ctime, -H, --human, -x, --decode, -k, --kernel, -u, --userspace, -t, --notime, -L, --color[=WHEN], -r, --raw, -d, --show-delta, -e, --reltime, -P, --nopager, -J, --json, -S, --syslog", "output"),
-			Refuse(Forever, "-w, --follow, -W, --follow-new", "waits for new messages (never ends by itself)"),
-			Use("-l, --level=LIST", "levels"), Use("-f, --facility=LIST", "facilities"), Use("--since=TIME, --until=TIME", "times"),
-			Use("--time-format=FORMAT", "time format"), Use("-s, --buffer-size=N", "buffer"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
-			Refuse(Deletes, "-c, --read-clear, -C, --clear", "clears the kernel log"), Refuse(Writes, "-D, --console-off, -E, --console-on, -n, --console-level=LEVEL", "changes the console"),
-			Refuse(Unjudged, "-F, --file=FILE", "reads another file"),
+// moreSysEntries follow xargs in the catalogue's order (see builtin).
+var moreSysEntries = []*Entry{
+	{Words: []string{"ip"}, Note: "shows addresses, routes and links (show forms only)", Example: "ip addr", Asks: []string{"ip link set eth0 down", "ip -b cmds", "ip -n ns addr"}, Check: ipCheck,
+		Operands: Operands{Strings: true}, Flags: []Flag{
+			Use("-4, -6, -0", "family"), Use("-s, -stats, -statistics", "statistics"), Use("-d, -details", "details"), Use("-h, -human", "human"),
+			Use("-j, -json", "JSON"), Use("-p, -pretty", "pretty"), Use("-br, -brief", "brief"), Use("-c, -color", "colours"),
+			Use("-o, -oneline", "one line"), Use("-r, -resolve", "names"), Use("-f, -family", "family"), Use("-t, -timestamp", "timestamps"),
+			Refuse(Unjudged, "-b, -batch, -force", "reads commands from a file"), Refuse(Unjudged, "-n, -netns", "switches network namespace"),
+		}, SingleDash: true},
+	{Words: []string{"ifconfig"}, Note: "shows network interfaces (no settings)", Example: "ifconfig", Asks: []string{"ifconfig eth0 down"}, Check: ifconfigCheck,
+		Operands: Operands{Strings: true}, Flags: []Flag{Use("-a", "all"), Use("-s", "short"), Use("-v", "verbose")}},
+	{Words: []string{"dmesg"}, Note: "prints the kernel log (not clearing it)", Example: "dmesg", Asks: []string{"dmesg -c", "dmesg -w", "dmesg -n 1"}, Operands: Operands{None: true}, Flags: []Flag{
+		Use("-T, --ctime, -H, --human, -x, --decode, -k, --kernel, -u, --userspace, -t, --notime, -L, --color[=WHEN], -r, --raw, -d, --show-delta, -e, --reltime, -P, --nopager, -J, --json, -S, --syslog", "output"),
+		Refuse(Forever, "-w, --follow, -W, --follow-new", "waits for new messages (never ends by itself)"),
+		Use("-l, --level=LIST", "levels"), Use("-f, --facility=LIST", "facilities"), Use("--since=TIME, --until=TIME", "times"),
+		Use("--time-format=FORMAT", "time format"), Use("-s, --buffer-size=N", "buffer"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
+		Refuse(Deletes, "-c, --read-clear, -C, --clear", "clears the kernel log"), Refuse(Writes, "-D, --console-off, -E, --console-on, -n, --console-level=LEVEL", "changes the console"),
+		Refuse(Unjudged, "-F, --file=FILE", "reads another file"),
+	}},
+	{Words: []string{"unzip"}, Note: "lists or tests a zip archive (-l, -v, -t, -Z; never extracts)", Example: "unzip -l a.zip", Asks: []string{"unzip a.zip", "unzip -o a.zip -d dir"}, Check: unzipCheck,
+		Flags: []Flag{
+			Use("-l", "lists"), Use("-v", "lists verbosely"), Use("-t", "tests"), Use("-z", "prints the comment"), Use("-Z", "zipinfo mode"),
+			Use("-q, -qq", "quiet"), Use("-1, -2, -s, -m, -h, -M, -T", "zipinfo columns"),
+			Refuse(Writes, "-d DIR, -o, -n, -f, -u, -x, -j, -p, -c, -a, -b, -C, -L, -X, -K, -D, -P, -:", "extracts or needs a password"),
 		}},
-		&Entry{Words: []string{"unzip"}, Note: "lists or tests a zip archive (-l, -v, -t, -Z; never extracts)", Example: "unzip -l a.zip", Asks: []string{"unzip a.zip", "unzip -o a.zip -d dir"}, Check: unzipCheck,
-			Flags: []Flag{
-				Use("-l", "lists"), Use("-v", "lists verbosely"), Use("-t", "tests"), Use("-z", "prints the comment"), Use("-Z", "zipinfo mode"),
-				Use("-q, -qq", "quiet"), Use("-1, -2, -s, -m, -h, -M, -T", "zipinfo columns"),
-				Refuse(Writes, "-d DIR, -o, -n, -f, -u, -x, -j, -p, -c, -a, -b, -C, -L, -X, -K, -D, -P, -:", "extracts or needs a password"),
-			}},
-	}
-	sysEntries = append(sysEntries, more...)
-	builtin = append(builtin, more...)
 }
 
 // tarCheck allows the listing mode only, of a local archive: GNU tar
@@ -782,11 +773,6 @@ var tarEntry = &Entry{Words: []string{"tar"}, Note: "lists an archive (-t only; 
 		Refuse(Runs, "--checkpoint-action=ACTION", "can run a program"), Refuse(Writes, "-O, --to-stdout, -C, --directory=DIR, -d, --diff, --compare", "extracts or compares"),
 		Refuse(Writes, "-g, --listed-incremental=FILE, -G, --incremental, --index-file=FILE, -V, --label=TEXT", "writes or reads state files"),
 	}}
-
-func init() {
-	sysEntries = append(sysEntries, tarEntry)
-	builtin = append(builtin, tarEntry)
-}
 
 // findExecCheck judges the commands of find -exec and -execdir: each
 // must be a reader of the built-in catalogue that is allowed with a found
@@ -842,20 +828,20 @@ func findExecCheck(c *Call) *Refusal {
 	return nil
 }
 
-// gzipEntry is gzip or gunzip writing only to standard output (-c), or
-// listing (-l) or testing (-t): without one of them it replaces each
-// file with its (de)compressed form. With -r it reads every file of a
-// directory operand's tree.
-func gzipEntry(prog string, asks ...string) *Entry {
-	return &Entry{Words: []string{prog}, Note: "(de)compresses to standard output, lists or tests (-c, -l, -t only)", Example: prog + " -c f", Asks: asks,
-		Numeric: true, Check: gzipCheck, Flags: []Flag{
-			Use("-c, --stdout, --to-stdout", "writes to standard output"), Use("-d, --decompress, --uncompress", "decompresses"),
-			Use("-f, --force", "also links and uncompressed input"), Use("-k, --keep", "keeps input files"), Use("-l, --list", "lists"),
-			Use("-n, --no-name, -N, --name", "names"), Use("-q, --quiet", "quiet"), Walks(Tree, "-r, --recursive", "recursive"),
-			Use("--rsyncable", "rsync-friendly"), Use("-S, --suffix=STRING", "suffix"), Use("--synchronous", "synchronous"),
-			Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"), Use("--fast, --best", "level"), Use("-L, --license", "license"),
-			Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
-		}}
+// The gzip and gunzip entries write only to standard output (-c), or
+// list (-l) or test (-t): without one of them each file is replaced with
+// its (de)compressed form. With -r they read every file of a directory
+// operand's tree.
+const gzipNote = "(de)compresses to standard output, lists or tests (-c, -l, -t only)"
+
+// gzipFlags are gzip's and gunzip's.
+var gzipFlags = []Flag{
+	Use("-c, --stdout, --to-stdout", "writes to standard output"), Use("-d, --decompress, --uncompress", "decompresses"),
+	Use("-f, --force", "also links and uncompressed input"), Use("-k, --keep", "keeps input files"), Use("-l, --list", "lists"),
+	Use("-n, --no-name, -N, --name", "names"), Use("-q, --quiet", "quiet"), Walks(Tree, "-r, --recursive", "recursive"),
+	Use("--rsyncable", "rsync-friendly"), Use("-S, --suffix=STRING", "suffix"), Use("--synchronous", "synchronous"),
+	Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"), Use("--fast, --best", "level"), Use("-L, --license", "license"),
+	Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 }
 
 // gzipCheck refuses a gzip or gunzip that would write files: one with

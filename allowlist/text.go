@@ -471,30 +471,33 @@ var versionHazards = []Hazard{
 // "node --version" asked although nothing else is read. Each is only the
 // program and its version flag, no operand. Programs with an opt-in pack
 // (cargo, docker, gh, go, kubectl, npm, pip, pnpm, uv, yarn) have theirs
-// there, with their global flags.
-var versionEntries = func() []*Entry {
-	var out []*Entry
-	// Each asks with what the program would run or write were the
-	// version flag not the whole command.
-	for _, v := range []struct{ prog, flag, ask string }{
-		{"node", "--version", "node --version -e 'process.exit(1)'"}, {"node", "-v", "node -v app.js"},
-		{"python3", "--version", "python3 --version -c 'import os'"}, {"python3", "-V", "python3 -V -m http.server"},
-		{"python", "--version", "python --version script.py"}, {"python", "-V", "python -V -c 'import os'"},
-		{"ruby", "--version", "ruby --version -e 'exit 1'"}, {"ruby", "-v", "ruby -v script.rb"},
-		{"perl", "--version", "perl --version -e 'unlink q(f)'"}, {"perl", "-v", "perl -v script.pl"},
-		{"php", "--version", "php --version -r 'echo 1;'"}, {"java", "-version", "java -version -jar app.jar"},
-		{"java", "--version", "java --version Main.java"}, {"javac", "-version", "javac -version Main.java"},
-		{"javac", "--version", "javac --version -d out Main.java"}, {"rustc", "--version", "rustc --version main.rs"},
-		{"rustc", "-V", "rustc -V -o out main.rs"}, {"npx", "--version", "npx --version cowsay"},
-		{"deno", "--version", "deno --version run main.ts"}, {"bun", "--version", "bun --version run build"},
-		{"gcc", "--version", "gcc --version -o a.out x.c"}, {"g++", "--version", "g++ --version x.cc"},
-		{"clang", "--version", "clang --version -fplugin=./x.so x.c"}, {"make", "--version", "make --version install"},
-		{"cmake", "--version", "cmake --version -P script.cmake"}, {"terraform", "--version", "terraform --version apply"},
-		{"dotnet", "--version", "dotnet --version run"}, {"swift", "--version", "swift --version script.swift"},
-		{"mvn", "--version", "mvn --version deploy"}, {"gradle", "--version", "gradle --version build"},
-	} {
-		out = append(out, &Entry{Words: []string{v.prog, v.flag}, Note: "prints the version", Example: v.prog + " " + v.flag,
-			Asks: []string{v.ask}, Operands: Operands{None: true}, Hazards: versionHazards})
-	}
-	return out
-}()
+// there, with their global flags. They are made from versions in init.
+var versionEntries []*Entry
+
+// versions are the version entries' programs and flags, each with a
+// command that asks: what the program would run or write were the
+// version flag not the whole command. The entries are made from them in
+// init (see builtin).
+var versions = []struct{ prog, flag, ask string }{
+	{"node", "--version", "node --version -e 'process.exit(1)'"}, {"node", "-v", "node -v app.js"},
+	{"python3", "--version", "python3 --version -c 'import os'"}, {"python3", "-V", "python3 -V -m http.server"},
+	{"python", "--version", "python --version script.py"}, {"python", "-V", "python -V -c 'import os'"},
+	{"ruby", "--version", "ruby --version -e 'exit 1'"}, {"ruby", "-v", "ruby -v script.rb"},
+	{"perl", "--version", "perl --version -e 'unlink q(f)'"}, {"perl", "-v", "perl -v script.pl"},
+	{"php", "--version", "php --version -r 'echo 1;'"}, {"java", "-version", "java -version -jar app.jar"},
+	{"java", "--version", "java --version Main.java"}, {"javac", "-version", "javac -version Main.java"},
+	{"javac", "--version", "javac --version -d out Main.java"}, {"rustc", "--version", "rustc --version main.rs"},
+	{"rustc", "-V", "rustc -V -o out main.rs"}, {"npx", "--version", "npx --version cowsay"},
+	{"deno", "--version", "deno --version run main.ts"}, {"bun", "--version", "bun --version run build"},
+	{"gcc", "--version", "gcc --version -o a.out x.c"}, {"g++", "--version", "g++ --version x.cc"},
+	{"clang", "--version", "clang --version -fplugin=./x.so x.c"}, {"make", "--version", "make --version install"},
+	{"cmake", "--version", "cmake --version -P script.cmake"}, {"terraform", "--version", "terraform --version apply"},
+	{"dotnet", "--version", "dotnet --version run"}, {"swift", "--version", "swift --version script.swift"},
+	{"mvn", "--version", "mvn --version deploy"}, {"gradle", "--version", "gradle --version build"},
+}
+
+// versionEntry is the entry of one of versions.
+func versionEntry(prog, flag, ask string) *Entry {
+	return &Entry{Words: []string{prog, flag}, Note: "prints the version", Example: prog + " " + flag,
+		Asks: []string{ask}, Operands: Operands{None: true}, Hazards: versionHazards}
+}
