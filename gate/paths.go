@@ -243,85 +243,154 @@ type matcher struct {
 	// component (".ssh" for "/.ssh", ".git" for "/.git/config"): a path
 	// is tried only against those whose first component it holds.
 	literalInner map[string][]int
+	// globs is done when the patterns' globs are compiled (compileGlobs).
+	globs *sync.Once
 }
 
 // lazyFold builds a matcher's lower-case twin once, when first needed.
 type lazyFold struct {
-	once     sync.Once
-	p        Paths
-	patterns []string
-	m        matcher
+	once sync.Once
+	of   *matcher
+	m    matcher
 }
 
 func (l *lazyFold) get() *matcher {
-	l.once.Do(func() {
-		l.m = l.p.build(l.patterns, true)
-		l.m.indexInner()
-	})
+	l.once.Do(func() { l.m = l.of.folded() })
 	return &l.m
+}
+
+// folded is m with every pattern's value in lower case. It is made from
+// m's values, nothing resolved again, and m's indexes serve where no
+// value changed (TestFoldedIsTheLowerCaseTwin).
+func (m *matcher) folded() matcher {
+	f := matcher{p: m.p, globs: new(sync.Once), literalNames: m.literalNames, literalInner: m.literalInner}
+	var foldedNames, foldedInner bool
+	f.prefixes, _ = foldAll(m.prefixes)
+	f.inner, foldedInner = foldAll(m.inner)
+	f.names, foldedNames = foldAll(m.names)
+	if foldedInner {
+		f.literalInner = nil
+		f.indexInner()
+	}
+	if foldedNames {
+		f.literalNames = nil
+		f.indexNames()
+	}
+	return f
+}
+
+// foldAll is ts with each value in lower case, and whether any changed.
+// Their globs are the new matcher's to compile: only the fields set by
+// newPattern are read, which never change.
+func foldAll(ts []pattern) (out []pattern, changed bool) {
+	out = make([]pattern, len(ts))
+	for i, t := range ts {
+		low := strings.ToLower(t.value)
+		if low == t.value {
+			out[i] = pattern{text: t.text, value: t.value, glob: t.glob, head: t.head}
+			continue
+		}
+		out[i], changed = newPattern(t.text, low), true
+	}
+	return out, changed
 }
 
 type pattern struct {
 	text, value string
 	// comps are value's components read as bash globs (one engine for
-	// every glob the gate judges: internal/glob).
-	comps []glob.Pattern
-	// examples are names the pattern matches ("x.pem" and ".pem" for
-	// "*.pem"), literal, against which a glob in a word is tried.
-	examples []glob.Pattern
+	// every glob the gate judges: internal/glob), and examples, of a name
+	// pattern, names it matches ("x.pem" and ".pem" for "*.pem"),
+	// literal, against which a glob in a word is tried. Both are set by
+	// the matcher's compileGlobs and read through its comps and examples.
+	comps, examples []glob.Pattern
 	// glob is set for patterns with glob characters ("/dev/sd*", "*.pem");
 	// head is an absolute glob's literal part up to its last slash before
 	// the first glob character, checked first because it is cheap.
 	glob bool
 	head string
-	// slash is value with a slash after it, for the inner patterns'
-	// "a component anywhere" test.
-	slash string
 }
 
+// newPattern prepares a pattern; its globs are compiled when first
+// needed (see [matcher.compileGlobs]). A request prepares its paths once
+// (see [Paths.Compile]), and the case-folded twin takes the patterns
+// already in lower case as they are: a cache of patterns by text and
+// value, kept for the process, cost more to fill than it saved.
 func newPattern(text, value string) pattern {
-	key := [2]string{text, value}
-	if t, ok := patternCache.Load(key); ok {
-		return t.(pattern)
-	}
-	t := compilePattern(text, value)
-	patternCache.Store(key, t)
-	return t
-}
-
-// patternCache holds compiled patterns: a pattern is a pure function of
-// its text and value, and one request compiles the same few dozen in the
-// gate, the resolver and the hook (a third of a decision's time).
-var patternCache sync.Map
-
-func compilePattern(text, value string) pattern {
-	t := pattern{text: text, value: value, glob: glob.Meta(value), slash: value + "/"}
-	for _, c := range strings.Split(strings.Trim(value, "/"), "/") {
-		t.comps = append(t.comps, glob.Compile(c))
-	}
+	t := pattern{text: text, value: value, glob: glob.Meta(value)}
 	if i := strings.IndexAny(value, "*?["); i >= 0 && strings.HasPrefix(value, "/") {
 		t.head = value[:strings.LastIndexByte(value[:i], '/')+1]
 	}
-	if value != "" && !strings.Contains(value, "/") {
+	return t
+}
+
+// compileGlobs reads t's value as bash globs.
+func (t *pattern) compileGlobs() {
+	t.comps = nil
+	for _, c := range strings.Split(strings.Trim(t.value, "/"), "/") {
+		t.comps = append(t.comps, glob.Compile(c))
+	}
+	if t.value != "" && !strings.Contains(t.value, "/") {
 		// A name pattern: build puts these in names, and only there are
 		// examples read.
 		t.examples = []glob.Pattern{t.comps[0]}
 		if t.glob {
-			t.examples = []glob.Pattern{glob.Compile(glob.Escape(example(value, "x"))), glob.Compile(glob.Escape(example(value, "")))}
+			t.examples = []glob.Pattern{glob.Compile(glob.Escape(example(t.value, "x"))), glob.Compile(glob.Escape(example(t.value, "")))}
 		}
 	}
-	return t
+}
+
+// compileGlobs compiles every pattern's globs, once, when a word first
+// needs them: a path without glob characters meets most patterns by
+// their values alone, and compiling them all was most of preparing the
+// paths, on every call.
+func (m matcher) compileGlobs() {
+	m.globs.Do(func() {
+		for _, ts := range [][]pattern{m.prefixes, m.inner, m.names} {
+			for i := range ts {
+				ts[i].compileGlobs()
+			}
+		}
+	})
+}
+
+// comps are the globs of ts[i], a pattern of m.
+func (m matcher) comps(ts []pattern, i int) []glob.Pattern {
+	m.compileGlobs()
+	return ts[i].comps
+}
+
+// examples are the example names of m.names[i].
+func (m matcher) examples(i int) []glob.Pattern {
+	m.compileGlobs()
+	return m.names[i].examples
 }
 
 func (p Paths) matcher(patterns []string) matcher {
-	m := p.build(patterns, false)
+	m := p.build(patterns)
 	m.indexInner()
-	m.fold = &lazyFold{p: p, patterns: patterns}
 	m.lower = true
-	for _, t := range slices.Concat(m.prefixes, m.inner, m.names) {
-		m.lower = m.lower && strings.ToLower(t.value) == t.value
+	for _, ts := range [][]pattern{m.prefixes, m.inner, m.names} {
+		for _, t := range ts {
+			m.lower = m.lower && strings.ToLower(t.value) == t.value
+		}
 	}
+	m.fold = &lazyFold{of: &m}
 	return m
+}
+
+// indexNames sets literalNames.
+func (m *matcher) indexNames() {
+	for i, t := range m.names {
+		if t.glob {
+			continue
+		}
+		if m.literalNames == nil {
+			m.literalNames = map[string]int{}
+		}
+		if _, ok := m.literalNames[t.value]; !ok {
+			m.literalNames[t.value] = i
+		}
+	}
 }
 
 func (m *matcher) indexInner() {
@@ -344,7 +413,7 @@ func (m matcher) innerLiteral(abs string) int {
 	first := -1
 	for c := range strings.SplitSeq(abs, "/") {
 		for _, i := range m.literalInner[c] {
-			if t := m.inner[i]; (first < 0 || i < first) && (strings.HasSuffix(abs, t.value) || strings.Contains(abs, t.slash)) {
+			if t := m.inner[i]; (first < 0 || i < first) && (strings.HasSuffix(abs, t.value) || containsDir(abs, t.value)) {
 				first = i
 			}
 		}
@@ -352,13 +421,22 @@ func (m matcher) innerLiteral(abs string) int {
 	return first
 }
 
-func (p Paths) build(patterns []string, lower bool) matcher {
-	fold := func(v string) string {
-		if lower {
-			return strings.ToLower(v)
+// containsDir reports whether abs holds dir followed by a slash.
+func containsDir(abs, dir string) bool {
+	for i := 0; ; {
+		j := strings.Index(abs[i:], dir)
+		if j < 0 {
+			return false
 		}
-		return v
+		if k := i + j + len(dir); k < len(abs) && abs[k] == '/' {
+			return true
+		}
+		i += j + 1
 	}
+}
+
+// build prepares patterns.
+func (p Paths) build(patterns []string) matcher {
 	var nPrefix, nInner, nNames int
 	for _, pat := range patterns {
 		switch {
@@ -374,36 +452,28 @@ func (p Paths) build(patterns []string, lower bool) matcher {
 		}
 	}
 	all := make([]pattern, 0, nPrefix+nInner+nNames)
-	m := matcher{p: p, prefixes: all[:0:nPrefix], inner: all[nPrefix : nPrefix : nPrefix+nInner], names: all[nPrefix+nInner : nPrefix+nInner : nPrefix+nInner+nNames]}
+	m := matcher{p: p, prefixes: all[:0:nPrefix], inner: all[nPrefix : nPrefix : nPrefix+nInner], names: all[nPrefix+nInner : nPrefix+nInner : nPrefix+nInner+nNames], globs: new(sync.Once)}
 	for _, pat := range patterns {
 		switch {
 		case strings.HasPrefix(pat, "$"):
 			// "$CLAUDE_CONFIG_DIR/.credentials.json": where the
 			// environment moves a host's files, when it does.
 			if v := p.resolve(pat); strings.HasPrefix(v, "/") {
-				m.prefixes = append(m.prefixes, newPattern(pat, fold(v)))
+				m.prefixes = append(m.prefixes, newPattern(pat, v))
 			}
 		case strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~/"):
-			m.prefixes = append(m.prefixes, newPattern(pat, fold(p.resolve(pat))))
+			m.prefixes = append(m.prefixes, newPattern(pat, p.resolve(pat)))
 			if rest, ok := strings.CutPrefix(pat, "~/"); ok && rest != "" && !glob.Meta(rest) {
 				// The same file under any home: /root/.ssh, /home/bob/.aws.
-				m.inner = append(m.inner, newPattern(pat, fold("/"+strings.Trim(rest, "/"))))
+				m.inner = append(m.inner, newPattern(pat, "/"+strings.Trim(rest, "/")))
 			}
 		case strings.Contains(pat, "/"):
-			m.inner = append(m.inner, newPattern(pat, fold("/"+strings.Trim(pat, "/"))))
+			m.inner = append(m.inner, newPattern(pat, "/"+strings.Trim(pat, "/")))
 		case pat != "":
-			t := newPattern(pat, fold(pat))
-			if !t.glob {
-				if m.literalNames == nil {
-					m.literalNames = map[string]int{}
-				}
-				if _, ok := m.literalNames[t.value]; !ok {
-					m.literalNames[t.value] = len(m.names)
-				}
-			}
-			m.names = append(m.names, t)
+			m.names = append(m.names, newPattern(pat, pat))
 		}
 	}
+	m.indexNames()
 	return m
 }
 
@@ -527,7 +597,7 @@ func (m matcher) match0(abs string, isGlob bool) (string, bool) {
 			word = append(word, glob.CompileValue(c))
 		}
 	}
-	for _, t := range m.prefixes {
+	for i, t := range m.prefixes {
 		switch {
 		case !isGlob && !t.glob:
 			if under(abs, t.value) {
@@ -535,12 +605,12 @@ func (m matcher) match0(abs string, isGlob bool) (string, bool) {
 			}
 		case !isGlob && !strings.HasPrefix(abs, t.head):
 		case !isGlob:
-			if reaches(literal(), t.comps, 0) {
+			if reaches(literal(), m.comps(m.prefixes, i), 0) {
 				return t.text, true
 			}
 		default:
 			// A glob may expand to the protected path or below it.
-			if reaches(word, t.comps, 0) {
+			if reaches(word, m.comps(m.prefixes, i), 0) {
 				return t.text, true
 			}
 		}
@@ -563,7 +633,7 @@ func (m matcher) match0(abs string, isGlob bool) (string, bool) {
 			comps = literal()
 		}
 		for o := range comps {
-			if reaches(comps, t.comps, o) {
+			if reaches(comps, m.comps(m.inner, i), o) {
 				return t.text, true
 			}
 		}
@@ -586,7 +656,7 @@ func (m matcher) match0(abs string, isGlob bool) (string, bool) {
 		if !isGlob && !t.glob {
 			continue // looked up
 		}
-		if nameMatch(t, base) {
+		if m.nameMatch(i, base) {
 			return t.text, true
 		}
 		// ".e[!x]v" could expand to ".env" and "*.p*" to "key.pem": the
@@ -596,7 +666,7 @@ func (m matcher) match0(abs string, isGlob bool) (string, bool) {
 		// every "*.go" would meet "id_rsa*"; the resolver expands the word
 		// on disk, with the same glob engine, and judges what it finds.
 		if isGlob {
-			for _, ex := range t.examples {
+			for _, ex := range m.examples(i) {
 				if glob.Intersects(baseGlob, ex, true) {
 					return t.text, true
 				}
@@ -782,19 +852,20 @@ func under(p, dir string) bool {
 	return len(p) == len(dir) || p[len(dir)] == '/' || dir[len(dir)-1] == '/'
 }
 
-// nameMatch matches a file name against a name pattern, with fast paths
-// for the common shapes "*.pem" and "id_rsa*".
-func nameMatch(t pattern, base string) bool {
+// nameMatch matches a file name against the name pattern m.names[i],
+// with a fast path for the common shapes with one star and no other
+// glob character: "*.pem", "id_rsa*", "service-account*.json".
+func (m matcher) nameMatch(i int, base string) bool {
+	t := m.names[i]
 	v := t.value
 	switch {
 	case !t.glob:
 		return base == v
-	case v[0] == '*' && !strings.ContainsAny(v[1:], "*?[\\"):
-		return strings.HasSuffix(base, v[1:])
-	case v[len(v)-1] == '*' && !strings.ContainsAny(v[:len(v)-1], "*?[\\"):
-		return strings.HasPrefix(base, v[:len(v)-1])
+	case strings.Count(v, "*") == 1 && !strings.ContainsAny(v, "?[\\"):
+		pre, suf, _ := strings.Cut(v, "*")
+		return len(base) >= len(pre)+len(suf) && strings.HasPrefix(base, pre) && strings.HasSuffix(base, suf)
 	}
-	return t.comps[0].Match(base)
+	return m.comps(m.names, i)[0].Match(base)
 }
 
 // example turns a name pattern into a name it matches, writing star for
