@@ -50,11 +50,13 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 			vetGit = gitsafe.Vet
 		}
 		for k, dir := range dirs[i] {
-			if _, inRepo := gitsafe.WorkTree(dir); !inRepo && !gitDirShaped(dir) && k < len(dirs[i])-1 {
+			if k < len(dirs[i])-1 && !inRepo(dir) {
 				// A directory the text started in or passed through,
 				// where git finds no repository: git reads no
 				// configuration or index there ("cd proj && git diff"
-				// from outside any repository).
+				// from outside any repository). The last one is vetted
+				// whatever it holds: finding its repository is vet's,
+				// and was done twice for every git command.
 				continue
 			}
 			f, err := vetGit(argv, dir, e.commandEnviron(d))
@@ -191,6 +193,15 @@ func (e *Engine) judgeIndex(j *Judgement, name string, listed bool, dir string, 
 		}
 	}
 	return gate.Reason{}, true
+}
+
+// inRepo reports whether git may find a repository from dir: a work
+// tree, or dir shaped like a git directory.
+func inRepo(dir string) bool {
+	if _, ok := gitsafe.WorkTree(dir); ok {
+		return true
+	}
+	return gitDirShaped(dir)
 }
 
 // gitDirShaped reports whether dir looks like a git directory itself (a
