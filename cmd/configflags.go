@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -24,10 +25,30 @@ func (f *ConfigFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Config, "config", "", "extra config file (default $AGENTGATE_CONFIG)")
 	fs.StringVar(&f.Mode, "mode", "", "default, ci, readonly or bypass (default $AGENTGATE_MODE, else config)")
 	fs.StringVar(&f.Compound, "compound", "", `"ask" (any operator escalates) or "split" (judge each part)`)
-	fs.StringArrayVar(&f.Allow, "allow", nil, `allow a prefix for this call, e.g. --allow "make test" (repeatable)`)
-	fs.StringArrayVar(&f.Ask, "ask", nil, "always ask for a prefix (repeatable)")
-	fs.StringArrayVar(&f.Deny, "deny", nil, "deny a prefix (repeatable)")
+	fs.Var(repeated{&f.Allow}, "allow", `allow a prefix for this call, e.g. --allow "make test" (repeatable)`)
+	fs.Var(repeated{&f.Ask}, "ask", "always ask for a prefix (repeatable)")
+	fs.Var(repeated{&f.Deny}, "deny", "deny a prefix (repeatable)")
 	fs.StringVar(&f.AuditLog, "audit-log", "", "audit log path (default $XDG_STATE_HOME/agentgate/audit.jsonl)")
+}
+
+// repeated is a flag each use of which adds a value, as pflag's
+// StringArrayVar makes (whose type name the help keeps). pflag's spells
+// its default as CSV when the flag is made, with a 4 kB buffer: three
+// of them on every start of every command.
+type repeated struct{ values *[]string }
+
+func (r repeated) Set(v string) error {
+	*r.values = append(*r.values, v)
+	return nil
+}
+
+func (r repeated) Type() string { return "stringArray" }
+
+func (r repeated) String() string {
+	if len(*r.values) == 0 {
+		return "" // no default to show
+	}
+	return "[" + strings.Join(*r.values, ",") + "]"
 }
 
 // passOn spells the flags again for the rewritten "agentgate exec" of a
