@@ -19,7 +19,7 @@ func TestFoldedIsTheLowerCaseTwin(t *testing.T) {
 	for _, patterns := range [][]string{p.Self, p.Sensitive} {
 		m := p.matcher(patterns)
 		f := m.folded()
-		want := matcher{p: p, globs: f.globs}
+		want := matcher{p: p}
 		for _, class := range []struct {
 			name      string
 			got, from []pattern
@@ -57,7 +57,11 @@ func TestLazyGlobsMatchAsCompiled(t *testing.T) {
 	for _, patterns := range [][]string{p.Self, p.Sensitive} {
 		lazy := p.matcher(patterns)
 		eager := p.matcher(patterns)
-		eager.compileGlobs()
+		for c := range nameClass + 1 {
+			if len(eager.patterns(c)) > 0 {
+				eager.comps(c, 0)
+			}
+		}
 		for _, abs := range paths {
 			isGlob := glob.Meta(abs)
 			wantPat, want := eager.match(abs, isGlob)

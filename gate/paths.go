@@ -243,8 +243,36 @@ type matcher struct {
 	// component (".ssh" for "/.ssh", ".git" for "/.git/config"): a path
 	// is tried only against those whose first component it holds.
 	literalInner map[string][]int
-	// globs is done when the patterns' globs are compiled (compileGlobs).
-	globs *sync.Once
+	// globs are done when the globs of prefixes, inner and names are
+	// compiled (see comps), one for each class; the folded twin shares
+	// those of a class it shares.
+	globs [3]*sync.Once
+}
+
+// class is one of a matcher's lists of patterns.
+type class int
+
+const (
+	prefixClass class = iota
+	innerClass
+	nameClass
+)
+
+// patterns are m's patterns of class c.
+func (m matcher) patterns(c class) []pattern {
+	switch c {
+	case prefixClass:
+		return m.prefixes
+	case innerClass:
+		return m.inner
+	}
+	return m.names
+}
+
+// newGlobs are the three not yet done.
+func newGlobs() [3]*sync.Once {
+	o := new([3]sync.Once)
+	return [3]*sync.Once{&o[0], &o[1], &o[2]}
 }
 
 // lazyFold builds a matcher's lower-case twin once, when first needed.
@@ -260,39 +288,57 @@ func (l *lazyFold) get() *matcher {
 }
 
 // folded is m with every pattern's value in lower case. It is made from
-// m's values, nothing resolved again, and m's indexes serve where no
-// value changed (TestFoldedIsTheLowerCaseTwin).
+// m's values, nothing resolved again; a class with no value changed is
+// m's own, with its globs and index (TestFoldedIsTheLowerCaseTwin).
 func (m *matcher) folded() matcher {
-	f := matcher{p: m.p, globs: new(sync.Once), literalNames: m.literalNames, literalInner: m.literalInner}
-	var foldedNames, foldedInner bool
-	f.prefixes, _ = foldAll(m.prefixes)
-	f.inner, foldedInner = foldAll(m.inner)
-	f.names, foldedNames = foldAll(m.names)
-	if foldedInner {
+	f := matcher{p: m.p, globs: m.globs, literalNames: m.literalNames, literalInner: m.literalInner}
+	fresh := newGlobs()
+	var changed [3]bool
+	f.prefixes, changed[prefixClass] = foldAll(m.prefixes)
+	f.inner, changed[innerClass] = foldAll(m.inner)
+	f.names, changed[nameClass] = foldAll(m.names)
+	for c, ok := range changed {
+		if ok {
+			f.globs[c] = fresh[c]
+		}
+	}
+	if changed[innerClass] {
 		f.literalInner = nil
 		f.indexInner()
 	}
-	if foldedNames {
+	if changed[nameClass] {
 		f.literalNames = nil
 		f.indexNames()
 	}
 	return f
 }
 
-// foldAll is ts with each value in lower case, and whether any changed.
-// Their globs are the new matcher's to compile: only the fields set by
-// newPattern are read, which never change.
-func foldAll(ts []pattern) (out []pattern, changed bool) {
-	out = make([]pattern, len(ts))
+// foldAll is ts with each value in lower case, and whether any changed:
+// ts itself when none did. Otherwise their globs are the new list's to
+// compile: only the fields set by newPattern are read, which never
+// change.
+func foldAll(ts []pattern) ([]pattern, bool) {
+	var out []pattern
 	for i, t := range ts {
 		low := strings.ToLower(t.value)
 		if low == t.value {
-			out[i] = pattern{text: t.text, value: t.value, glob: t.glob, head: t.head}
+			if out != nil {
+				out[i] = pattern{text: t.text, value: t.value, glob: t.glob, head: t.head}
+			}
 			continue
 		}
-		out[i], changed = newPattern(t.text, low), true
+		if out == nil {
+			out = make([]pattern, len(ts))
+			for j, u := range ts[:i] {
+				out[j] = pattern{text: u.text, value: u.value, glob: u.glob, head: u.head}
+			}
+		}
+		out[i] = newPattern(t.text, low)
 	}
-	return out, changed
+	if out == nil {
+		return ts, false
+	}
+	return out, true
 }
 
 type pattern struct {
@@ -311,7 +357,7 @@ type pattern struct {
 }
 
 // newPattern prepares a pattern; its globs are compiled when first
-// needed (see [matcher.compileGlobs]). A request prepares its paths once
+// needed (see [matcher.comps]). A request prepares its paths once
 // (see [Paths.Compile]), and the case-folded twin takes the patterns
 // already in lower case as they are: a cache of patterns by text and
 // value, kept for the process, cost more to fill than it saved.
@@ -339,29 +385,23 @@ func (t *pattern) compileGlobs() {
 	}
 }
 
-// compileGlobs compiles every pattern's globs, once, when a word first
-// needs them: a path without glob characters meets most patterns by
-// their values alone, and compiling them all was most of preparing the
-// paths, on every call.
-func (m matcher) compileGlobs() {
-	m.globs.Do(func() {
-		for _, ts := range [][]pattern{m.prefixes, m.inner, m.names} {
-			for i := range ts {
-				ts[i].compileGlobs()
-			}
+// comps are the globs of the i-th pattern of class c. The globs of the
+// class are compiled, once, when a word first needs one: a path without
+// glob characters meets most patterns by their values alone, and
+// compiling them all was most of preparing the paths, on every call.
+func (m matcher) comps(c class, i int) []glob.Pattern {
+	ts := m.patterns(c)
+	m.globs[c].Do(func() {
+		for j := range ts {
+			ts[j].compileGlobs()
 		}
 	})
-}
-
-// comps are the globs of ts[i], a pattern of m.
-func (m matcher) comps(ts []pattern, i int) []glob.Pattern {
-	m.compileGlobs()
 	return ts[i].comps
 }
 
 // examples are the example names of m.names[i].
 func (m matcher) examples(i int) []glob.Pattern {
-	m.compileGlobs()
+	m.comps(nameClass, i)
 	return m.names[i].examples
 }
 
@@ -452,7 +492,7 @@ func (p Paths) build(patterns []string) matcher {
 		}
 	}
 	all := make([]pattern, 0, nPrefix+nInner+nNames)
-	m := matcher{p: p, prefixes: all[:0:nPrefix], inner: all[nPrefix : nPrefix : nPrefix+nInner], names: all[nPrefix+nInner : nPrefix+nInner : nPrefix+nInner+nNames], globs: new(sync.Once)}
+	m := matcher{p: p, prefixes: all[:0:nPrefix], inner: all[nPrefix : nPrefix : nPrefix+nInner], names: all[nPrefix+nInner : nPrefix+nInner : nPrefix+nInner+nNames], globs: newGlobs()}
 	for _, pat := range patterns {
 		switch {
 		case strings.HasPrefix(pat, "$"):
@@ -605,12 +645,12 @@ func (m matcher) match0(abs string, isGlob bool) (string, bool) {
 			}
 		case !isGlob && !strings.HasPrefix(abs, t.head):
 		case !isGlob:
-			if reaches(literal(), m.comps(m.prefixes, i), 0) {
+			if reaches(literal(), m.comps(prefixClass, i), 0) {
 				return t.text, true
 			}
 		default:
 			// A glob may expand to the protected path or below it.
-			if reaches(word, m.comps(m.prefixes, i), 0) {
+			if reaches(word, m.comps(prefixClass, i), 0) {
 				return t.text, true
 			}
 		}
@@ -633,7 +673,7 @@ func (m matcher) match0(abs string, isGlob bool) (string, bool) {
 			comps = literal()
 		}
 		for o := range comps {
-			if reaches(comps, m.comps(m.inner, i), o) {
+			if reaches(comps, m.comps(innerClass, i), o) {
 				return t.text, true
 			}
 		}
@@ -865,7 +905,7 @@ func (m matcher) nameMatch(i int, base string) bool {
 		pre, suf, _ := strings.Cut(v, "*")
 		return len(base) >= len(pre)+len(suf) && strings.HasPrefix(base, pre) && strings.HasSuffix(base, suf)
 	}
-	return m.comps(m.names, i)[0].Match(base)
+	return m.comps(nameClass, i)[0].Match(base)
 }
 
 // example turns a name pattern into a name it matches, writing star for
