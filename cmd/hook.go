@@ -149,7 +149,12 @@ func (o *HookOptions) decide(h *hook.Host) hook.Reply {
 		return hook.Block("cannot find agentgate's own path: " + err.Error())
 	}
 	g := &hook.Gate{Engine: env.engine(o.Flags.AuditLog), Config: cfg, Home: env.home(), Self: self,
-		Session: session.ID(""), Getenv: env.Getenv, ExecFlags: o.Flags.passOn()}
+		Getenv: env.Getenv, ExecFlags: o.Flags.passOn()}
+	if ev.Session == "" {
+		// Only for an event whose host names no session: telling the
+		// terminal's reads the session leader's /proc/PID/stat.
+		g.Session = session.ID("")
+	}
 	return g.Handle(h, ev)
 }
 
