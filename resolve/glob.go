@@ -34,17 +34,22 @@ func (r *resolver) expandGlobs(words []string) []string {
 			return out
 		}
 		for _, m := range matches {
-			// Relative words expand to relative names: a file named
-			// "-delete" reaches the program as a flag.
-			if !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && !strings.HasPrefix(w, "$") {
-				if rel, found := strings.CutPrefix(m, r.o.Cwd+"/"); found {
-					m = rel
-				}
-			}
-			out = append(out, m)
+			out = append(out, r.asWritten(w, m))
 		}
 	}
 	return out
+}
+
+// asWritten is match m of glob word w as bash hands it over: a relative
+// word expands to relative names (a file named "-delete" reaches the
+// program as a flag).
+func (r *resolver) asWritten(w, m string) string {
+	if !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && !strings.HasPrefix(w, "$") {
+		if rel, found := strings.CutPrefix(m, r.o.Cwd+"/"); found {
+			return rel
+		}
+	}
+	return m
 }
 
 // bashGlobs is words as bash hands them to the program: each glob word
@@ -65,12 +70,7 @@ func (r *resolver) bashGlobs(words []string) []string {
 		}
 		sort.Strings(matches)
 		for _, m := range matches {
-			if !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && !strings.HasPrefix(w, "$") {
-				if rel, found := strings.CutPrefix(m, r.o.Cwd+"/"); found {
-					m = rel
-				}
-			}
-			out = append(out, m)
+			out = append(out, r.asWritten(w, m))
 		}
 	}
 	return out

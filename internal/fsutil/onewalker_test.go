@@ -2,13 +2,12 @@ package fsutil
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/agentgate/agentgate/internal/testenv"
 )
 
 // TestOneWalker: no package but this one follows symbolic links through a
@@ -18,23 +17,8 @@ import (
 // link's own text (os.Readlink) is not a walk.
 func TestOneWalker(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	fset := token.NewFileSet()
 	walkers := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
+	testenv.GoSources(t, func(path string, f *ast.File, fset *token.FileSet) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "EvalSymlinks" {
 				t.Errorf("%s follows links with filepath.EvalSymlinks; use fsutil.Walk or Resolve", fset.Position(sel.Pos()))
@@ -44,11 +28,7 @@ func TestOneWalker(t *testing.T) {
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if walkers != 1 {
 		t.Fatalf("found %d Walk functions in fsutil: the test reads the wrong tree", walkers)
 	}

@@ -2,13 +2,12 @@ package shparse
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/agentgate/agentgate/internal/testenv"
 )
 
 // TestOneParser: no package but this one makes a parser of command text
@@ -17,23 +16,8 @@ import (
 // command could differ). Tests may make their own.
 func TestOneParser(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	fset := token.NewFileSet()
 	found, expands := 0, 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
+	testenv.GoSources(t, func(path string, f *ast.File, fset *token.FileSet) {
 		for _, imp := range f.Imports {
 			if imp.Path.Value == `"mvdan.cc/sh/v3/expand"` {
 				expands++
@@ -55,11 +39,7 @@ func TestOneParser(t *testing.T) {
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if found == 0 || expands == 0 {
 		t.Fatal("no syntax.NewParser or expand import found at all: the test reads nothing")
 	}
