@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -164,6 +165,18 @@ func Binding(o Options, segments [][]string) []string {
 				}
 			}
 		}
+		// A script loads its neighbours ("python3 tool.py" imports
+		// helper.py; a red team's edited helper.py ran after the
+		// approval), and a build runner runs the scripts beside its
+		// file (make test ran an edited run-tests.sh): their sources,
+		// two levels down, are bound.
+		for _, src := range loadedSources(argv) {
+			for _, d := range segDirs[i] {
+				if !bindSources(r.lexicalFrom(d, src.dir), 2, src.exts, func(rel, abs string) { bind(r, rel, abs) }) {
+					tooMany = true
+				}
+			}
+		}
 		// "python3 -m tool" runs tool.py (or tool/__main__.py), which no
 		// word names (a red team's edited tool.py ran).
 		if m := pythonModule(argv); m != "" {
@@ -294,18 +307,32 @@ func goPackages(argv []string) []goPackage {
 	return out
 }
 
-// maxGoFiles bounds the Go sources one binding reads; past it the text
+// maxSourceFiles bounds the sources one binding reads; past it the text
 // is unbound.
-const maxGoFiles = 4096
+const maxSourceFiles = 4096
 
-// bindGoFiles calls bind with each .go file of dir (and, recursive,
+var goSources = []string{".go", ".s", ".c", "go.mod", "go.sum"}
+
+// bindGoFiles calls bind with each Go source of dir (and, recursive,
 // below it, as the go command walks: not into testdata, vendor or names
 // starting with "." or "_"), and reports false when there were more than
-// maxGoFiles.
+// maxSourceFiles.
 func bindGoFiles(dir string, recursive bool, bind func(rel, abs string)) bool {
+	depth := 0
+	if recursive {
+		depth = 32
+	}
+	return bindSources(dir, depth, goSources, bind)
+}
+
+// bindSources calls bind with each file of dir whose name ends with one
+// of exts, and those of its subdirectories down to depth levels (not
+// into testdata, vendor, node_modules or names starting with "." or "_");
+// it reports false past maxSourceFiles.
+func bindSources(dir string, depth int, exts []string, bind func(rel, abs string)) bool {
 	n := 0
-	var walk func(d string, depth int) bool
-	walk = func(d string, depth int) bool {
+	var walk func(d string, level int) bool
+	walk = func(d string, level int) bool {
 		ents, err := os.ReadDir(d)
 		if err != nil {
 			return true
@@ -314,13 +341,13 @@ func bindGoFiles(dir string, recursive bool, bind func(rel, abs string)) bool {
 			name := e.Name()
 			switch {
 			case e.IsDir():
-				if recursive && depth < 32 && name != "testdata" && name != "vendor" && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_") {
-					if !walk(path.Join(d, name), depth+1) {
+				if level < depth && name != "testdata" && name != "vendor" && name != "node_modules" && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_") {
+					if !walk(path.Join(d, name), level+1) {
 						return false
 					}
 				}
-			case strings.HasSuffix(name, ".go") || strings.HasSuffix(name, ".s") || strings.HasSuffix(name, ".c") || name == "go.mod" || name == "go.sum":
-				if n++; n > maxGoFiles {
+			case slices.ContainsFunc(exts, func(x string) bool { return strings.HasSuffix(name, x) }):
+				if n++; n > maxSourceFiles {
 					return false
 				}
 				abs := path.Join(d, name)
@@ -330,6 +357,54 @@ func bindGoFiles(dir string, recursive bool, bind func(rel, abs string)) bool {
 		return true
 	}
 	return dir == "" || walk(path.Clean(dir), 0)
+}
+
+// sourceSet is a directory whose sources a command loads without naming
+// them, and the names that count as sources there.
+type sourceSet struct {
+	dir  string
+	exts []string
+}
+
+// loadedSources are the directories of code a command loads beside what
+// its words name: an interpreter's script's directory (its imports and
+// requires), and a build runner's directory (the scripts its recipes
+// run).
+func loadedSources(argv []string) []sourceSet {
+	if len(argv) == 0 {
+		return nil
+	}
+	var exts []string
+	switch base := path.Base(argv[0]); {
+	case strings.HasPrefix(base, "python"):
+		exts = []string{".py"}
+	case base == "node" || base == "deno" || base == "bun" || base == "tsx" || base == "ts-node":
+		exts = []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".json"}
+	case base == "ruby":
+		exts = []string{".rb"}
+	case base == "perl":
+		exts = []string{".pl", ".pm"}
+	case base == "php":
+		exts = []string{".php"}
+	case base == "bash" || base == "sh" || base == "zsh" || base == "dash":
+		exts = []string{".sh", ".bash"}
+	case base == "make" || base == "gmake" || base == "just" || base == "task":
+		out := []sourceSet{{dir: ".", exts: []string{".sh", ".bash", ".py", ".mk", ".pl", ".rb", ".js"}}}
+		for _, d := range runnerDirs(argv) {
+			out = append(out, sourceSet{dir: d, exts: out[0].exts})
+		}
+		return out
+	default:
+		return nil
+	}
+	for _, a := range argv[1:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		// The script: its directory is where its imports are found.
+		return []sourceSet{{dir: path.Dir(a), exts: exts}}
+	}
+	return nil
 }
 
 // pythonModule is the module "python -m MODULE" runs, or "".
