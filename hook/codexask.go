@@ -159,36 +159,14 @@ func codexPermissionHooks(w Where, home, self string) string {
 		if data == nil {
 			continue
 		}
-		hv, _ := doc.get("hooks")
-		hooks, _ := hv.(*object)
-		if hooks == nil {
-			continue
-		}
-		v, _ := hooks.get("PermissionRequest")
-		groups, _ := v.([]any)
-		for _, g := range groups {
-			o, _ := g.(*object)
-			if o == nil {
-				continue
+		other := ""
+		eachHandler(doc, "PermissionRequest", true, func(h handler) {
+			if other == "" && matchesShell(h.matcher, "codex") && !ours(h.command, "codex", self) {
+				other = fmt.Sprintf("%q in %s", h.command, f)
 			}
-			m, _ := o.get("matcher")
-			ms, _ := m.(string)
-			if !matchesShell(ms, "codex") {
-				continue
-			}
-			hv, _ := o.get("hooks")
-			handlers, _ := hv.([]any)
-			for _, h := range handlers {
-				ho, _ := h.(*object)
-				if ho == nil {
-					continue
-				}
-				c, _ := ho.get("command")
-				cs, _ := c.(string)
-				if !ours(cs, "codex", self) {
-					return fmt.Sprintf("%q in %s", cs, f)
-				}
-			}
+		})
+		if other != "" {
+			return other
 		}
 	}
 	return ""

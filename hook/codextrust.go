@@ -51,47 +51,27 @@ type codexTrust struct{ key, hash string }
 // codexEntries finds the command handlers of a Codex hooks.json
 // document with their trust keys, agentgate's (mine) or the others'.
 func codexEntries(sp spec, doc *object, mine bool) []codexTrust {
-	hv, _ := doc.get("hooks")
-	hooks, _ := hv.(*object)
-	if hooks == nil {
-		return nil
-	}
 	var out []codexTrust
 	for _, ev := range sp.events {
-		v, _ := hooks.get(ev)
-		list, _ := v.([]any)
-		for gi, item := range list {
-			g, _ := item.(*object)
-			if g == nil {
-				continue
+		eachHandler(doc, ev, true, func(h handler) {
+			if isOurs(h.obj, "codex", sp.self) != mine {
+				return
 			}
-			hv, _ := g.get("hooks")
-			handlers, _ := hv.([]any)
-			m, _ := g.get("matcher")
-			ms, _ := m.(string)
-			for hi, h := range handlers {
-				ho, _ := h.(*object)
-				if ho == nil || isOurs(ho, "codex", sp.self) != mine {
-					continue
+			t, _ := h.obj.get("timeout")
+			secs := 600
+			switch n := t.(type) {
+			case json.Number:
+				if i, err := n.Int64(); err == nil && i >= 1 {
+					secs = int(i)
 				}
-				c, _ := ho.get("command")
-				cs, _ := c.(string)
-				t, _ := ho.get("timeout")
-				secs := 600
-				switch n := t.(type) {
-				case json.Number:
-					if i, err := n.Int64(); err == nil && i >= 1 {
-						secs = int(i)
-					}
-				case int:
-					secs = max(n, 1)
-				}
-				out = append(out, codexTrust{
-					key:  fmt.Sprintf("%s:%s:%d:%d", sp.path, codexEventLabel[ev], gi, hi),
-					hash: CodexHash(ev, ms, cs, secs),
-				})
+			case int:
+				secs = max(n, 1)
 			}
-		}
+			out = append(out, codexTrust{
+				key:  fmt.Sprintf("%s:%s:%d:%d", sp.path, codexEventLabel[ev], h.group, h.index),
+				hash: CodexHash(ev, h.matcher, h.command, secs),
+			})
+		})
 	}
 	return out
 }

@@ -515,45 +515,64 @@ func (s Setup) Inspect(host string, scope Scope) (Entry, error) {
 	if err != nil || old == nil {
 		return e, err
 	}
+	for _, ev := range sp.events {
+		e.Events[ev] = ""
+		eachHandler(doc, ev, sp.matcher != "", func(h handler) {
+			if sp.matcher != "" && !matchesShell(h.matcher, host) {
+				return
+			}
+			switch {
+			case ours(h.command, host, s.Self):
+				e.Events[ev] = h.command
+			case ev == sp.events[0]:
+				e.Other = append(e.Other, h.command)
+			}
+		})
+	}
+	return e, nil
+}
+
+// handler is one command handler of a host's hooks document: its group's
+// and its own place in the event's list (for Codex's trust keys), the
+// group's matcher, and the handler itself.
+type handler struct {
+	group, index int
+	matcher      string
+	command      string
+	obj          *object
+}
+
+// eachHandler calls fn with every command handler of event in doc: in
+// groups ({"matcher": ..., "hooks": [...]}) when grouped, else each entry
+// of the event's list is a handler itself (Cursor).
+func eachHandler(doc *object, event string, grouped bool, fn func(handler)) {
 	hv, _ := doc.get("hooks")
 	hooks, _ := hv.(*object)
 	if hooks == nil {
-		return e, nil
+		return
 	}
-	for _, ev := range sp.events {
-		e.Events[ev] = ""
-		v, _ := hooks.get(ev)
-		list, _ := v.([]any)
-		for _, item := range list {
-			o, _ := item.(*object)
-			if o == nil {
+	v, _ := hooks.get(event)
+	list, _ := v.([]any)
+	for gi, item := range list {
+		g, _ := item.(*object)
+		if g == nil {
+			continue
+		}
+		handlers, matcher := []any{g}, ""
+		if grouped {
+			hv, _ := g.get("hooks")
+			handlers, _ = hv.([]any)
+			m, _ := g.get("matcher")
+			matcher, _ = m.(string)
+		}
+		for hi, h := range handlers {
+			ho, _ := h.(*object)
+			if ho == nil {
 				continue
 			}
-			handlers := []any{o}
-			if sp.matcher != "" {
-				hv, _ := o.get("hooks")
-				handlers, _ = hv.([]any)
-				m, _ := o.get("matcher")
-				ms, _ := m.(string)
-				if !matchesShell(ms, host) {
-					continue
-				}
-			}
-			for _, h := range handlers {
-				ho, _ := h.(*object)
-				if ho == nil {
-					continue
-				}
-				c, _ := ho.get("command")
-				cs, _ := c.(string)
-				switch {
-				case ours(cs, host, s.Self):
-					e.Events[ev] = cs
-				case ev == sp.events[0]:
-					e.Other = append(e.Other, cs)
-				}
-			}
+			c, _ := ho.get("command")
+			cs, _ := c.(string)
+			fn(handler{group: gi, index: hi, matcher: matcher, command: cs, obj: ho})
 		}
 	}
-	return e, nil
 }
