@@ -88,6 +88,7 @@ func Decide(req Request) (d Decision) {
 	file, perr := req.Script.For(req.Text)
 	req.Paths.flow = readFlow(req.Script, req.Paths, file)
 	segs, limit := collect(req.Script, req.Text, file, req.Paths.substitute)
+	segs = withVarsExpanded(segs, req.Paths)
 	complete := limit == ""
 	defer func() {
 		// Whatever decided, and a nested text's decision standing for
@@ -412,6 +413,21 @@ func withoutBracket(segs [][]string) [][]string {
 	return out
 }
 
+// withoutTestKeywords drops the words "[[" and "]]" whole: bash's test
+// keywords, which the plain split keeps as words, name no file, and read
+// as globs they could name any ("[[ -f x ]] || echo no" asked stickily
+// as if it named ~/.bashrc: a red team's side note).
+func withoutTestKeywords(segs [][]string) [][]string {
+	out := make([][]string, len(segs))
+	for i, argv := range segs {
+		if slices.Contains(argv, "[[") || slices.Contains(argv, "]]") {
+			argv = slices.DeleteFunc(slices.Clone(argv), func(w string) bool { return w == "[[" || w == "]]" })
+		}
+		out[i] = argv
+	}
+	return out
+}
+
 func pathSegments(rules []allowlist.Rule, segs [][]string, literal bool) [][]string {
 	if !literal {
 		return segs
@@ -516,7 +532,7 @@ func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decisi
 	// xargs turns words of other commands into file names ("echo .env |
 	// xargs cat"): with it anywhere, every word is judged as a path.
 	literal := (len(req.Argv) > 0 || literalFile(file)) && !runsXargs(segs)
-	pathSegs := pathSegments(req.Rules, segs, literal)
+	pathSegs := withoutTestKeywords(pathSegments(req.Rules, segs, literal))
 	// A names-only program's operand may match a secret's name without
 	// reading it: "ls .env*" lists, "cat .env" reads. Directories of
 	// secrets (~/.ssh) still ask: their listing is their contents.
@@ -898,4 +914,31 @@ func SplitHint(req Request, d Decision) string {
 		return ""
 	}
 	return "with compound = \"split\" this command would run without asking: each part is on the allowlist"
+}
+
+// withVarsExpanded adds, after each command with a word that holds a
+// plain $NAME or ${NAME} anywhere in it, the command read with each such
+// variable replaced by its value: the environment's, the text's own, or
+// nothing when it has none here (an unset variable expands to nothing: a
+// red team's "cat .env$NOPE" read .env while ".env$NOPE" was judged, and
+// bypass mode printed it). The rules and path checks read both.
+func withVarsExpanded(segs [][]string, p Paths) [][]string {
+	var out [][]string
+	for _, argv := range segs {
+		out = append(out, argv)
+		var alt []string
+		changed := false
+		for _, w := range argv {
+			v := w
+			if strings.Contains(w, "$") {
+				v = p.expandAll(w)
+			}
+			changed = changed || v != w
+			alt = append(alt, v)
+		}
+		if changed {
+			out = append(out, alt)
+		}
+	}
+	return out
 }

@@ -742,6 +742,41 @@ func reaches(w, p []glob.Pattern, o int) bool {
 	return o+i > 0 && o+i == len(w) && strings.Contains(w[o+i-1].String(), "*")
 }
 
+// expandAll replaces every plain $NAME and ${NAME} of word with its value:
+// the text's own static one, the environment's, or nothing. Other
+// expansions ($1, ${X:-y}, $(...)) stay as written.
+func (p Paths) expandAll(word string) string {
+	word = p.substitute(word)
+	var b strings.Builder
+	for i := 0; i < len(word); {
+		if word[i] != '$' {
+			b.WriteByte(word[i])
+			i++
+			continue
+		}
+		name, n := varAt(word[i:])
+		if name == "" {
+			// $! (no job in the background yet), $@, $* and $1..$9
+			// (no arguments) expand to nothing too ("cat .env$!").
+			const empty = "!@*123456789"
+			if i+1 < len(word) && strings.IndexByte(empty, word[i+1]) >= 0 {
+				i += 2
+				continue
+			}
+			if i+3 < len(word) && word[i+1] == '{' && word[i+3] == '}' && strings.IndexByte(empty, word[i+2]) >= 0 {
+				i += 4
+				continue
+			}
+			b.WriteByte('$')
+			i++
+			continue
+		}
+		b.WriteString(p.Vars[name])
+		i += n
+	}
+	return b.String()
+}
+
 // expandVar replaces a leading $NAME or ${NAME} with its value from Vars.
 func (p Paths) expandVar(word string) string {
 	if len(word) < 2 || word[0] != '$' || p.Vars == nil {

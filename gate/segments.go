@@ -149,6 +149,8 @@ func (c *collector) file(text string, f *syntax.File, depth int) {
 			c.full, c.escape = true, e
 		} else if st := shellState(f); st != "" {
 			c.full, c.state = true, st
+		} else if name := namedState(text); name != "" {
+			c.full, c.state = true, name+" (a variable that changes how words are read, or where cd and ~ lead, named other than as a plain read)"
 		}
 	}
 	segs, overBudget := parsedSegments(text, f)

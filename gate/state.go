@@ -2,6 +2,7 @@ package gate
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -205,23 +206,65 @@ func wordText(w *syntax.Word) string {
 }
 
 // commandStarts are the indexes of args a command may start at: 0, and
-// each of the few words after a wrapper (env, command, nice, timeout ...),
-// whose options and assignments come first.
+// every word after a wrapper (env, command, nice, timeout ...), whose
+// options and their values come first in any number ("timeout -k 1 -s
+// TERM --foreground 5 bash -c ..." put bash past six words: a red
+// team's).
 func commandStarts(args []*syntax.Word) []int {
 	out := []int{0}
 	for i := 0; i < len(args); i++ {
 		v, _ := shparse.Value(args[i])
-		if !wrappers[path.Base(v)] {
-			continue
-		}
-		for j := i + 1; j < len(args) && j <= i+maxWrapperWords; j++ {
-			if out[len(out)-1] < j {
+		if wrappers[path.Base(v)] {
+			for j := i + 1; j < len(args); j++ {
 				out = append(out, j)
 			}
+			break
 		}
 	}
 	return out
 }
+
+// stateNames are the variables whose value changes how bash reads the
+// words after them, or where cd and "~" lead.
+var stateNames = []string{"IFS", "GLOBIGNORE", "BASHOPTS", "SHELLOPTS", "POSIXLY_CORRECT", "PS4", "PROMPT_COMMAND",
+	"HOME", "PWD", "OLDPWD"}
+
+// namedState finds, in text with its quotes and backslashes taken out,
+// one of stateNames used other than read as "$NAME" or "${NAME...}"
+// without an assigning operator: bash assigns a name in more ways than
+// any list of them ("for IFS in ,", "export IF\S=,", "((IFS=1))", "let
+// IFS=1", "A[IFS=1]=q", "${IFS:=,}": a red team's each, after the first
+// lists), so the name's presence is what counts.
+func namedState(text string) string {
+	t := strings.NewReplacer(`\`, "", "'", "", `"`, "").Replace(text)
+	for i := 0; i < len(t); {
+		if !isNameStart(t[i]) || i > 0 && isNameChar(t[i-1]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(t) && isNameChar(t[j]) {
+			j++
+		}
+		name := t[i:j]
+		if slices.Contains(stateNames, name) {
+			read := i > 0 && t[i-1] == '$'
+			if i > 1 && t[i-2:i] == "${" {
+				// ${NAME} reads it; ${NAME:=x} and ${NAME=x} assign it.
+				rest := t[j:]
+				read = !strings.HasPrefix(rest, ":=") && !strings.HasPrefix(rest, "=")
+			}
+			if !read {
+				return name
+			}
+		}
+		i = j
+	}
+	return ""
+}
+
+func isNameStart(c byte) bool { return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
+func isNameChar(c byte) bool  { return isNameStart(c) || c >= '0' && c <= '9' }
 
 // commandState is what one command (args[0] and its words) changes about
 // how bash reads later words, or "".

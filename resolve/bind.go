@@ -63,7 +63,10 @@ func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) (f
 				r = newResolver(oo)
 				rs[d] = r
 			}
-			for _, w := range r.expandGlobs(argv) {
+			// bash's test keywords name no file (read as globs they
+			// match every name).
+			words := slices.DeleteFunc(slices.Clone(argv), func(w string) bool { return w == "[[" || w == "]]" })
+			for _, w := range r.expandGlobs(words) {
 				for _, c := range gate.PathCandidates(w) {
 					fn(r, w, c)
 				}
