@@ -288,23 +288,10 @@ func (p Paths) substitute(word string) string {
 	if fl == nil || len(fl.vars) == 0 || !strings.Contains(word, "$") {
 		return word
 	}
-	var b strings.Builder
-	for i := 0; i < len(word); {
-		if word[i] != '$' {
-			b.WriteByte(word[i])
-			i++
-			continue
-		}
-		name, n := varAt(word[i:])
-		if v, ok := fl.vars[name]; ok && name != "" && !fl.unknown[name] {
-			b.WriteString(v)
-			i += n
-			continue
-		}
-		b.WriteByte('$')
-		i++
-	}
-	return b.String()
+	return replaceVars(word, func(name string) (string, bool) {
+		v, ok := fl.vars[name]
+		return v, ok && !fl.unknown[name]
+	}, nil)
 }
 
 // varAt reads "$NAME" or "${NAME}" at the start of s: the name and the

@@ -746,7 +746,28 @@ func reaches(w, p []glob.Pattern, o int) bool {
 // the text's own static one, the environment's, or nothing. Other
 // expansions ($1, ${X:-y}, $(...)) stay as written.
 func (p Paths) expandAll(word string) string {
-	word = p.substitute(word)
+	return replaceVars(p.substitute(word), func(name string) (string, bool) { return p.Vars[name], true }, emptySpecial)
+}
+
+// emptySpecial is how many bytes at the start of s (which starts with
+// "$") are a parameter that expands to nothing at the top of a text: $!
+// (no job in the background yet), $@, $* and $1..$9 (no arguments),
+// braced or not ("cat .env$!"); 0 for anything else.
+func emptySpecial(s string) int {
+	const empty = "!@*123456789"
+	switch {
+	case len(s) > 1 && strings.IndexByte(empty, s[1]) >= 0:
+		return 2
+	case len(s) > 3 && s[1] == '{' && s[3] == '}' && strings.IndexByte(empty, s[2]) >= 0:
+		return 4
+	}
+	return 0
+}
+
+// replaceVars rewrites each plain $NAME and ${NAME} of word whose value
+// says so (ok) with that value. A "$" that starts no name is handed to
+// other, when set, which says how many bytes to drop there (0: none).
+func replaceVars(word string, value func(name string) (string, bool), other func(s string) int) string {
 	var b strings.Builder
 	for i := 0; i < len(word); {
 		if word[i] != '$' {
@@ -755,24 +776,20 @@ func (p Paths) expandAll(word string) string {
 			continue
 		}
 		name, n := varAt(word[i:])
-		if name == "" {
-			// $! (no job in the background yet), $@, $* and $1..$9
-			// (no arguments) expand to nothing too ("cat .env$!").
-			const empty = "!@*123456789"
-			if i+1 < len(word) && strings.IndexByte(empty, word[i+1]) >= 0 {
-				i += 2
+		if name != "" {
+			if v, ok := value(name); ok {
+				b.WriteString(v)
+				i += n
 				continue
 			}
-			if i+3 < len(word) && word[i+1] == '{' && word[i+3] == '}' && strings.IndexByte(empty, word[i+2]) >= 0 {
-				i += 4
+		} else if other != nil {
+			if k := other(word[i:]); k > 0 {
+				i += k
 				continue
 			}
-			b.WriteByte('$')
-			i++
-			continue
 		}
-		b.WriteString(p.Vars[name])
-		i += n
+		b.WriteByte('$')
+		i++
 	}
 	return b.String()
 }
