@@ -254,7 +254,10 @@ func namedState(text string) string {
 				rest := t[j:]
 				read = !strings.HasPrefix(rest, ":=") && !strings.HasPrefix(rest, "=")
 			}
-			if !read {
+			// "IFS= read -r line", IFS set to nothing, splits no wider
+			// than the gate reads (as blankIFS in shellState).
+			blank := name == "IFS" && strings.HasPrefix(t[j:], "=") && (j+1 == len(t) || strings.IndexByte(" \t\n", t[j+1]) >= 0)
+			if !read && !blank {
 				return name
 			}
 		}

@@ -39,3 +39,23 @@ func TestShellState(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedState: a state name used other than as a plain read is found
+// however it is assigned; IFS set to nothing and plain reads are not.
+func TestNamedState(t *testing.T) {
+	for text, want := range map[string]string{
+		"for IFS in ,; do cat $X; done":    "IFS",
+		"export IF\\S=,":                   "IFS",
+		"((IFS=1))":                        "IFS",
+		": ${GLOBIGNORE:=x}":               "GLOBIGNORE",
+		"declare HO\\ME=g":                 "HOME",
+		"IFS= read -r line":                "",
+		"while IFS= read -r l; do :; done": "",
+		"echo $HOME ${PWD} \"$OLDPWD\"":    "",
+		"git log --oneline":                "",
+	} {
+		if got := namedState(text); got != want {
+			t.Errorf("%s: namedState %q, want %q", text, got, want)
+		}
+	}
+}
