@@ -39,9 +39,9 @@ const MaxBinding = 512
 // false when a cd of the text cannot be followed (pushd, a target with
 // a glob or an expansion, CDPATH, cdable_vars): then the directories are
 // not known. all are the directories the text's last part may run in,
-// every one it reaches.
-func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) (followed bool, all []string) {
-	dirs, followed := Dirs(o.Cwd, o.Home, segments)
+// every one it reaches; dirs those of each part ([Dirs]).
+func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) (followed bool, all []string, dirs [][]string) {
+	dirs, followed = Dirs(o.Cwd, o.Home, segments)
 	all = []string{o.Cwd}
 	if len(dirs) > 0 {
 		all = dirs[len(dirs)-1]
@@ -73,7 +73,7 @@ func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) (f
 			}
 		}
 	}
-	return followed, all
+	return followed, all, dirs
 }
 
 // Escalated judges every word of an escalated text as a path where it
@@ -84,7 +84,7 @@ func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) (f
 func Escalated(o Options, segments [][]string) []gate.Reason {
 	var out []gate.Reason
 	seen := map[string]bool{}
-	followed, _ := words(o, segments, func(r *resolver, w, c string) {
+	followed, _, _ := words(o, segments, func(r *resolver, w, c string) {
 		r.path(w, c, false)
 		for _, why := range r.out {
 			key := string(why.Check) + "\x00" + why.Match + "\x00" + why.Message
@@ -134,7 +134,7 @@ func Binding(o Options, segments [][]string) []string {
 			out = append(out, entry)
 		}
 	}
-	followed, dirs := words(o, segments, func(r *resolver, w, c string) {
+	followed, dirs, segDirs := words(o, segments, func(r *resolver, w, c string) {
 		bind(r, w, c)
 		// A directory run as a program's input runs what it holds
 		// ("python3 pkg" runs pkg/__main__.py).
@@ -150,7 +150,6 @@ func Binding(o Options, segments [][]string) []string {
 	r := newResolver(o)
 	tooMany := false
 	runDirs := append([]string(nil), dirs...)
-	segDirs, _ := Dirs(o.Cwd, o.Home, segments)
 	for i, argv := range segments {
 		for _, sub := range runnerDirs(argv) {
 			for _, d := range segDirs[i] {
