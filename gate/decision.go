@@ -67,6 +67,9 @@ const (
 	CheckSensitive   Check = "sensitive path"
 	CheckRepoConfig  Check = "repository configuration"
 	CheckSandbox     Check = "sandbox"
+	// CheckHostEnv is a write that would make a host export a steering
+	// variable to every hook and command it starts (see [Forbid]).
+	CheckHostEnv Check = "host environment"
 )
 
 // Reason is one step of a decision's reason chain: what was checked, what
@@ -329,6 +332,22 @@ func Stick(d Decision, why Reason) Decision {
 	d.reasons = append([]Reason{why}, d.reasons...)
 	d.sticky = true
 	return d
+}
+
+// Forbid turns any decision into a deny for a reason found outside the
+// text that no approval can make safe: a write that would set a variable
+// the host exports to its hooks through a shell, which acts on it before
+// agentgate runs (LD_PRELOAD loads code into that shell), so that after
+// it nothing agentgate says can be trusted. The chain is kept after why.
+func Forbid(d Decision, why Reason) Decision {
+	if d.verdict == Deny {
+		return d
+	}
+	f := deny(why, d.reasons...)
+	f.argv, f.literal, f.commands, f.redirects, f.severity, f.segments = d.argv, d.literal, d.commands, d.redirects, d.severity, d.segments
+	f.unread, f.globless = d.unread, d.globless
+	f.sticky = true
+	return f
 }
 
 // Redirects returns the targets of the file redirects of a compound

@@ -29,6 +29,8 @@ func NextStep(d Decision) string {
 		return "it is not on the allowlist: use a command that is, or ask the user to approve this one interactively"
 	case CheckRepoConfig:
 		return fmt.Sprintf("check %s in the repository's git configuration with the user (git config --show-origin --get-regexp %s), and ask them to run the command interactively", p.Match, strconv.Quote(p.Match))
+	case CheckHostEnv:
+		return "no approval can make this write safe, because the host would act on it before agentgate runs; do not retry it or a variant of it, and tell the user which setting you wanted, so that they can set it themselves if they mean to"
 	case CheckAskRule, CheckSelfProtect, CheckSensitive:
 		return "this command always needs a person's approval: ask the user to run it interactively"
 	}
@@ -107,7 +109,7 @@ func subcommandPrefix(argv []string) string {
 func NextStepAfter(d Decision, outcome string) string {
 	switch outcome {
 	case "denied", "denied_session", "denied_by_session":
-		if p := d.Primary().Check; p == CheckDenyRule || p == CheckCatastrophic {
+		if p := d.Primary().Check; p == CheckDenyRule || p == CheckCatastrophic || p == CheckHostEnv {
 			break
 		}
 		return "the user denied this command: do not retry it or a variant of it; ask the user what to do instead"

@@ -12,6 +12,7 @@ import "encoding/json"
 // PermissionDenied report how an asked command ended.
 var Claude = &Host{
 	Name:          "claude",
+	Title:         "Claude Code",
 	Decode:        decodeClaude,
 	Encode:        encodeClaude,
 	CanAsk:        claudeCanAsk,

@@ -19,6 +19,7 @@ package hook
 // refuses (exit 2, the reason on stderr).
 var Codex = &Host{
 	Name:      "codex",
+	Title:     "Codex",
 	Decode:    decodeCodex,
 	Encode:    encodeCodex,
 	CanAsk:    func(Event) bool { return false },

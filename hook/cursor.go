@@ -18,6 +18,7 @@ import (
 // deny with an id to approve out of band.
 var Cursor = &Host{
 	Name:     "cursor",
+	Title:    "Cursor",
 	Decode:   decodeCursor,
 	Encode:   encodeCursor,
 	CanAsk:   func(Event) bool { return false },

@@ -31,8 +31,9 @@ import (
 //   - a write (Write, Edit, MultiEdit, NotebookEdit, write_file, replace)
 //     to a self-protected path (agentgate's files, the hosts' settings and
 //     hook files, .git/config, .git/hooks, shell start-up files, .envrc,
-//     .gitmodules), its links followed, asks; elsewhere it is the agent's
-//     own work;
+//     .gitmodules), its links followed, asks; one that would make a
+//     host's env file set a steering variable is denied (filechange.go);
+//     elsewhere it is the agent's own work;
 //   - a listing (Glob, glob, list_directory) prints names, not contents.
 //
 // A tool agentgate has no objection to is passed (no answer), so the host's
@@ -67,6 +68,8 @@ type fileTool struct {
 	// decodes says the host reads each path as Gemini CLI does before it
 	// opens it (see [geminiPaths]).
 	decodes bool
+	// change says how a write's input gives what it writes.
+	change changeShape
 }
 
 // FileUse is a file tool call, decoded.
@@ -80,6 +83,9 @@ type FileUse struct {
 	// Trees and Includes are the directories a node-glob with a
 	// wildcard in a directory walks, and the names it reads there.
 	Trees, Includes []string
+	// Change is what a write puts into its file, when the input says it
+	// plainly.
+	Change *WriteChange
 }
 
 var claudeFileTools = map[string]fileTool{
@@ -88,9 +94,9 @@ var claudeFileTools = map[string]fileTool{
 	"Grep":         {access: FileSearch, pathFields: []string{"path"}, pattern: "pattern"},
 	"Glob":         {access: FileList, pathFields: []string{"path"}},
 	"LS":           {access: FileList, pathFields: []string{"path"}},
-	"Write":        {access: FileWrite, pathFields: []string{"file_path"}},
-	"Edit":         {access: FileWrite, pathFields: []string{"file_path"}},
-	"MultiEdit":    {access: FileWrite, pathFields: []string{"file_path"}},
+	"Write":        {access: FileWrite, pathFields: []string{"file_path"}, change: wholeFile},
+	"Edit":         {access: FileWrite, pathFields: []string{"file_path"}, change: oneEdit},
+	"MultiEdit":    {access: FileWrite, pathFields: []string{"file_path"}, change: multiEdits},
 	"NotebookEdit": {access: FileWrite, pathFields: []string{"notebook_path"}},
 }
 
@@ -100,8 +106,8 @@ var geminiFileTools = map[string]fileTool{
 	"grep_search":     {access: FileSearch, pathFields: []string{"dir_path", "path"}, pattern: "pattern", decodes: true},
 	"glob":            {access: FileList, pathFields: []string{"dir_path", "path"}, decodes: true},
 	"list_directory":  {access: FileList, pathFields: []string{"dir_path", "path"}, decodes: true},
-	"write_file":      {access: FileWrite, pathFields: []string{"file_path"}, decodes: true},
-	"replace":         {access: FileWrite, pathFields: []string{"file_path"}, decodes: true},
+	"write_file":      {access: FileWrite, pathFields: []string{"file_path"}, decodes: true, change: wholeFile},
+	"replace":         {access: FileWrite, pathFields: []string{"file_path"}, decodes: true, change: oneEdit},
 }
 
 // geminiPaths are the paths Gemini CLI 0.61.0 may open for p: p itself,
@@ -253,6 +259,7 @@ func decodeFile(tool string, t fileTool, raw json.RawMessage) (*FileUse, error) 
 		}
 		u.Paths = append(u.Paths, patchPaths(s)...)
 	}
+	u.Change = decodeChange(t.change, in)
 	if t.pattern != "" {
 		if v, ok := in[t.pattern]; ok {
 			s, ok := jsonString(v)
@@ -416,6 +423,12 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 				}
 				pat = filepath.Base(cand)
 			}
+			if f := g.hostEnvWrite(h, u, cands, target); f != nil {
+				j.Decision = gate.Forbid(j.Decision, gate.Reason{Check: gate.CheckHostEnv, Match: f.Key, Rule: pat,
+					Message: fmt.Sprintf("%s would make %s set %s, which %s; %s exports it to every hook and command it starts, through a shell that acts on it before agentgate runs",
+						u.Tool, shellWord(p), f.Key, f.Why, h.Title)})
+				return j
+			}
 			return escalate(p, pat, changes)
 		}
 		// A file with other names: one of them may be .git/config, a
@@ -436,6 +449,35 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 		}
 	}
 	return j
+}
+
+// hostEnvWrite is the first steering variable a write would make one of
+// host h's own env files set (see filechange.go), or nil. What the file
+// holds now is read only when it is a regular file (a FIFO planted there
+// must not stall the decision) of modest size; else the change is applied
+// to nothing, which can only find what the tool input itself adds.
+func (g *Gate) hostEnvWrite(h *Host, u *FileUse, cands []string, target string) *EnvFinding {
+	if u.Change == nil {
+		return nil
+	}
+	for _, c := range cands {
+		if !envFile(h, c) {
+			continue
+		}
+		now := ""
+		if b, err := fsutil.ReadRegular(target, 1<<20); err == nil {
+			now = string(b)
+		}
+		after, ok := u.Change.Apply(now)
+		if !ok {
+			return nil
+		}
+		if fs := envFindings(h, c, []byte(after)); len(fs) > 0 {
+			return &fs[0]
+		}
+		return nil
+	}
+	return nil
 }
 
 // environ is the hook's environment, as git would read it.

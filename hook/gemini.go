@@ -18,6 +18,7 @@ import "strings"
 // command that ran.
 var Gemini = &Host{
 	Name:          "gemini",
+	Title:         "Gemini CLI",
 	Decode:        decodeGemini,
 	Encode:        encodeGemini,
 	CanAsk:        geminiCanAsk,

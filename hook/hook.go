@@ -133,6 +133,8 @@ type Host struct {
 	// Name is the host's name on the command line: claude, codex, gemini,
 	// cursor.
 	Name string
+	// Title is the host's name in words to a person: "Claude Code".
+	Title string
 	// Decode reads an event. An error answers deny.
 	Decode func(data []byte) (Event, error)
 	// Encode writes an answer to ev.

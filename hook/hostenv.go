@@ -190,14 +190,7 @@ func HostEnv(h *Host, w Where) []EnvFinding {
 		return nil
 	}
 	var out []EnvFinding
-	add := func(file string, keys []string) {
-		sort.Strings(keys)
-		for _, k := range keys {
-			if why, ok := Steers(k); ok {
-				out = append(out, EnvFinding{File: file, Key: k, Why: why})
-			}
-		}
-	}
+	add := func(file string, keys []string) { out = append(out, steeringKeys(file, keys)...) }
 	switch h {
 	case Claude:
 		// The project's settings are where Claude Code was started, which
@@ -205,20 +198,9 @@ func HostEnv(h *Host, w Where) []EnvFinding {
 		for _, dir := range projectDirs(w) {
 			for _, name := range []string{"settings.json", "settings.local.json"} {
 				f := filepath.Join(dir, ".claude", name)
-				data, err := os.ReadFile(f)
-				if err != nil {
-					continue
+				if data, err := os.ReadFile(f); err == nil {
+					out = append(out, envFindings(Claude, f, data)...)
 				}
-				env, bad := claudeEnv(data)
-				if bad != "" {
-					out = append(out, EnvFinding{File: f, Key: "env", Why: bad})
-					continue
-				}
-				keys := make([]string, 0, len(env))
-				for k := range env {
-					keys = append(keys, k)
-				}
-				add(f, keys)
 			}
 		}
 	case Gemini:
@@ -231,7 +213,7 @@ func HostEnv(h *Host, w Where) []EnvFinding {
 			}
 			for _, f := range []string{filepath.Join(dir, ".gemini", ".env"), filepath.Join(dir, ".env")} {
 				if data, err := os.ReadFile(f); err == nil {
-					add(f, dotenvKeys(data))
+					out = append(out, envFindings(Gemini, f, data)...)
 				}
 			}
 			if filepath.Dir(dir) == dir {
@@ -247,6 +229,19 @@ func HostEnv(h *Host, w Where) []EnvFinding {
 			// (add appends to out itself: call first, then append.)
 			bad := codexEnv(filepath.Join(dir, ".codex", "config.toml"), add)
 			out = append(out, bad...)
+		}
+	}
+	return out
+}
+
+// steeringKeys are the findings for the keys a file sets that steer, in
+// the order of their names.
+func steeringKeys(file string, keys []string) []EnvFinding {
+	sort.Strings(keys)
+	var out []EnvFinding
+	for _, k := range keys {
+		if why, ok := Steers(k); ok {
+			out = append(out, EnvFinding{File: file, Key: k, Why: why})
 		}
 	}
 	return out

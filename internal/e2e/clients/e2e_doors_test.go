@@ -4,7 +4,9 @@ package clients
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -80,6 +82,85 @@ func TestClaudeProjectEnvCannotSteer(t *testing.T) {
 			t.Errorf("%s=%s: the refusal does not name %s: %q", tc.key, tc.value, tc.key, s.toolResults())
 		}
 	}
+}
+
+// TestClaudeWriteOfPreloadIsRefused: Claude Code starts its hooks through
+// /bin/sh with the env of the project's settings, so an LD_PRELOAD there
+// loads code into that shell before agentgate's hook runs, static binary
+// or not (the premise, checked first: if Claude Code stops starting hooks
+// through a dynamically linked shell, hook/filechange.go's reasoning is
+// stale). The agent's Write of such a setting is therefore refused
+// outright, even in bypassPermissions: the file is not written, and the
+// planted library is loaded by nothing when the next command runs.
+func TestClaudeWriteOfPreloadIsRefused(t *testing.T) {
+	t.Parallel()
+	cc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("gcc not installed: cannot build the planted library")
+	}
+	plant := func(t *testing.T, w *world) (so, loadedBy string) {
+		dir := t.TempDir()
+		loadedBy = filepath.Join(dir, "loaded-by")
+		src := filepath.Join(dir, "plant.c")
+		w.write(src, `#include <stdio.h>
+#include <unistd.h>
+__attribute__((constructor)) static void plant(void) {
+	char b[512]; ssize_t n = readlink("/proc/self/exe", b, sizeof b - 1);
+	if (n < 0) n = 0; b[n] = 0;
+	FILE *f = fopen("`+loadedBy+`", "a"); if (f) { fprintf(f, "%s\n", b); fclose(f); }
+}
+`)
+		so = filepath.Join(w.project, "plant.so")
+		if out, err := exec.Command(cc, "-shared", "-fPIC", "-o", so, src).CombinedOutput(); err != nil {
+			t.Skipf("cannot build the planted library: %v\n%s", err, out)
+		}
+		return so, loadedBy
+	}
+
+	t.Run("premise", func(t *testing.T) {
+		w, bin := claudeSetup(t)
+		so, loadedBy := plant(t, w)
+		w.writeJSON(filepath.Join(w.project, ".claude", "settings.json"), obj{"env": obj{"LD_PRELOAD": so}})
+		s, url := newStandIn(t, "ls", anthropicAPI)
+		_, out, err := runClaude(w, bin, url, "bypassPermissions")
+		if s.timesAsked() == 0 {
+			t.Fatalf("claude never asked for the shell call (%v)\n%s", err, out)
+		}
+		b, _ := os.ReadFile(loadedBy)
+		if !strings.Contains(string(b), "sh") {
+			t.Errorf("the planted library was not loaded by the shell that starts the hook (loaded by %q): Claude Code no longer starts hooks through a dynamically linked shell", b)
+		}
+		if !anyContains(s.toolResults(), "LD_PRELOAD") {
+			t.Errorf("the hook's refusal does not name LD_PRELOAD: %q", s.toolResults())
+		}
+	})
+
+	t.Run("write refused", func(t *testing.T) {
+		w, bin := claudeSetup(t)
+		so, loadedBy := plant(t, w)
+		settings := filepath.Join(w.project, ".claude", "settings.json")
+		s, url := newStandIn(t, "", anthropicAPI, askTool("Write", obj{
+			"file_path": settings, "content": `{"env": {"LD_PRELOAD": "` + so + `"}}`}))
+		_, out, err := runClaude(w, bin, url, "bypassPermissions")
+		if s.timesAsked() == 0 {
+			t.Fatalf("claude never asked for the Write call (%v)\n%s", err, out)
+		}
+		if w.exists(settings) {
+			b, _ := os.ReadFile(settings)
+			t.Errorf("the settings were written: %s", b)
+		}
+		if !anyContains(s.toolResults(), "LD_PRELOAD") || anyContains(s.toolResults(), "agentgate approve") {
+			t.Errorf("the refusal should name LD_PRELOAD and offer no approval: %q", s.toolResults())
+		}
+		s, url = newStandIn(t, "ls", anthropicAPI)
+		runClaude(w, bin, url, "bypassPermissions")
+		if s.timesAsked() == 0 {
+			t.Fatal("claude never asked for the shell call after the Write")
+		}
+		if b, err := os.ReadFile(loadedBy); err == nil {
+			t.Errorf("the planted library was loaded by %s", b)
+		}
+	})
 }
 
 // TestCodexApplyPatchIsGated: Codex's apply_patch, its file tool, goes

@@ -1,0 +1,154 @@
+package hook
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+)
+
+// A host exports the variables its settings set to every hook it starts,
+// and it starts them through a shell (Claude Code through /bin/sh, Gemini
+// CLI through bash): a dynamically linked program that acts on LD_PRELOAD
+// before agentgate's first line, static or not. Seen with the real Claude
+// Code 2.1.328: a library named by the env of .claude/settings.json was
+// loaded into dash, the shell of agentgate's hook, whose refusal of that
+// setting came too late to matter. So a write through a file tool that
+// would make a host's own env file set a steering variable is refused,
+// not asked: an approval would be the last answer agentgate could give.
+// The tool input says what the file will hold (a Write's content) or how
+// it changes (an Edit's replacements, applied to the file as it is).
+
+// WriteChange is what a write puts into its file, where the tool input says.
+type WriteChange struct {
+	// Whole is the file's new content (Write, write_file); nil when the
+	// tool replaces text instead.
+	Whole *string
+	// Edits are the replacements, in order (Edit, MultiEdit, replace).
+	Edits []Edit
+}
+
+// Edit replaces Old with New, at its first place or (All) at every one.
+type Edit struct {
+	Old, New string
+	All      bool
+}
+
+// changeShape is how a file tool's input says what it writes.
+type changeShape int
+
+const (
+	noChange   changeShape = iota
+	wholeFile              // "content"
+	oneEdit                // "old_string", "new_string" and a flag for all
+	multiEdits             // "edits": a list of those
+)
+
+// decodeChange reads what a write puts into its file. It returns nil when
+// the input does not say it plainly: the write then asks as any write to
+// a protected file does.
+func decodeChange(shape changeShape, in map[string]json.RawMessage) *WriteChange {
+	switch shape {
+	case wholeFile:
+		s, ok := jsonString(in["content"])
+		if !ok {
+			return nil
+		}
+		return &WriteChange{Whole: &s}
+	case oneEdit:
+		e, ok := decodeEdit(in)
+		if !ok {
+			return nil
+		}
+		return &WriteChange{Edits: []Edit{e}}
+	case multiEdits:
+		var list []map[string]json.RawMessage
+		if json.Unmarshal(in["edits"], &list) != nil || len(list) == 0 {
+			return nil
+		}
+		c := &WriteChange{}
+		for _, m := range list {
+			e, ok := decodeEdit(m)
+			if !ok {
+				return nil
+			}
+			c.Edits = append(c.Edits, e)
+		}
+		return c
+	}
+	return nil
+}
+
+func decodeEdit(in map[string]json.RawMessage) (Edit, bool) {
+	old, ok1 := jsonString(in["old_string"])
+	nu, ok2 := jsonString(in["new_string"])
+	if !ok1 || !ok2 {
+		return Edit{}, false
+	}
+	// Claude Code's replace_all, Gemini CLI's allow_multiple: any value
+	// but false takes every place, which can only add text that counts.
+	all := false
+	for _, f := range []string{"replace_all", "allow_multiple"} {
+		if v, ok := in[f]; ok && string(v) != "false" && string(v) != "null" {
+			all = true
+		}
+	}
+	return Edit{Old: old, New: nu, All: all}, true
+}
+
+// Apply is the file's content after the change, given its content now;
+// ok is false when an edit's text is not in the file, where the host
+// fails the edit or finds the text by a looser match of its own (Claude
+// Code's quote normalisation): what it writes then is not known here.
+func (c *WriteChange) Apply(now string) (string, bool) {
+	if c.Whole != nil {
+		return *c.Whole, true
+	}
+	s := now
+	for _, e := range c.Edits {
+		switch {
+		case e.Old == "" && s == "":
+			s = e.New // a new file
+		case e.Old == "" || !strings.Contains(s, e.Old):
+			return "", false
+		case e.All:
+			s = strings.ReplaceAll(s, e.Old, e.New)
+		default:
+			s = strings.Replace(s, e.Old, e.New, 1)
+		}
+	}
+	return s, true
+}
+
+// envFile reports whether host h exports the variables the file at p
+// sets, as HostEnv reads them: for Claude Code a settings.json or
+// settings.local.json in a .claude directory (the project's, a directory
+// above it, the user's), for Gemini CLI a .env file or .gemini/.env.
+func envFile(h *Host, p string) bool {
+	base, dir := strings.ToLower(filepath.Base(p)), strings.ToLower(filepath.Base(filepath.Dir(p)))
+	switch h {
+	case Claude:
+		return dir == ".claude" && (base == "settings.json" || base == "settings.local.json")
+	case Gemini:
+		return base == ".env"
+	}
+	return false
+}
+
+// envFindings are the steering variables an env file of host h would set
+// with content data, as the host reads them.
+func envFindings(h *Host, file string, data []byte) []EnvFinding {
+	var keys []string
+	switch h {
+	case Claude:
+		env, bad := claudeEnv(data)
+		if bad != "" {
+			return []EnvFinding{{File: file, Key: "env", Why: bad}}
+		}
+		for k := range env {
+			keys = append(keys, k)
+		}
+	case Gemini:
+		keys = dotenvKeys(data)
+	}
+	return steeringKeys(file, keys)
+}

@@ -1,0 +1,103 @@
+package hook
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// What a file tool writes, read from its input: the whole content, or the
+// replacements applied to the file as it is; unknown where the host's own
+// reading could differ.
+func TestWriteChangeApply(t *testing.T) {
+	for _, tc := range []struct {
+		name, shape, input, now string
+		want                    string
+		ok                      bool
+	}{
+		{"write", "whole", `{"content":"A=1\n"}`, "old", "A=1\n", true},
+		{"edit first", "one", `{"old_string":"x","new_string":"y"}`, "x x", "y x", true},
+		{"edit all", "one", `{"old_string":"x","new_string":"y","replace_all":true}`, "x x", "y y", true},
+		{"gemini allow_multiple", "one", `{"old_string":"x","new_string":"y","allow_multiple":true}`, "x x", "y y", true},
+		{"not found", "one", `{"old_string":"q","new_string":"y"}`, "x", "", false},
+		{"empty old, new file", "one", `{"old_string":"","new_string":"A=1"}`, "", "A=1", true},
+		{"empty old, file with text", "one", `{"old_string":"","new_string":"A=1"}`, "x", "", false},
+		{"multi in order", "multi", `{"edits":[{"old_string":"a","new_string":"b"},{"old_string":"b","new_string":"LD_PRELOAD"}]}`, "a", "LD_PRELOAD", true},
+		{"multi, one not found", "multi", `{"edits":[{"old_string":"a","new_string":"b"},{"old_string":"z","new_string":"c"}]}`, "a", "", false},
+	} {
+		var in map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(tc.input), &in); err != nil {
+			t.Fatal(err)
+		}
+		shape := map[string]changeShape{"whole": wholeFile, "one": oneEdit, "multi": multiEdits}[tc.shape]
+		c := decodeChange(shape, in)
+		if c == nil {
+			t.Errorf("%s: not decoded", tc.name)
+			continue
+		}
+		got, ok := c.Apply(tc.now)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%s: Apply(%q) = %q, %v; want %q, %v", tc.name, tc.now, got, ok, tc.want, tc.ok)
+		}
+	}
+	// Inputs that do not say what is written plainly are not read.
+	for _, bad := range []struct {
+		shape changeShape
+		input string
+	}{
+		{wholeFile, `{"content":3}`},
+		{oneEdit, `{"old_string":"x"}`},
+		{multiEdits, `{"edits":[]}`},
+		{multiEdits, `{"edits":[{"old_string":"x","new_string":1}]}`},
+		{noChange, `{"content":"x"}`},
+	} {
+		var in map[string]json.RawMessage
+		json.Unmarshal([]byte(bad.input), &in)
+		if c := decodeChange(bad.shape, in); c != nil {
+			t.Errorf("%s: decoded as %+v", bad.input, c)
+		}
+	}
+}
+
+// Which files a host reads its env from, and what in them steers.
+func TestEnvFileFindings(t *testing.T) {
+	for _, tc := range []struct {
+		host *Host
+		path string
+		want bool
+	}{
+		{Claude, "/p/.claude/settings.json", true},
+		{Claude, "/p/.claude/settings.local.json", true},
+		{Claude, "/p/.CLAUDE/Settings.json", true},
+		{Claude, "/p/settings.json", false},
+		{Claude, "/p/.env", false},
+		{Gemini, "/p/.env", true},
+		{Gemini, "/p/.gemini/.env", true},
+		{Gemini, "/p/.claude/settings.json", false},
+		{Codex, "/p/.codex/config.toml", false},
+	} {
+		if got := envFile(tc.host, tc.path); got != tc.want {
+			t.Errorf("envFile(%s, %s) = %v", tc.host.Name, tc.path, got)
+		}
+	}
+	for _, tc := range []struct {
+		host *Host
+		data string
+		keys string
+	}{
+		{Claude, `{"env":{"LD_PRELOAD":"x","TZ":"UTC"}}`, "LD_PRELOAD"},
+		{Claude, `{"env":{"TZ":"UTC"}}`, ""},
+		{Claude, `{"env":{},"ENV":{"LD_PRELOAD":"x"}}`, "env"},
+		{Claude, `{"env": not json`, "env"},
+		{Gemini, "DATABASE_URL=x\nexport\tBASH_ENV=y\n", "BASH_ENV"},
+		{Gemini, "DATABASE_URL=x\n", ""},
+	} {
+		var keys []string
+		for _, f := range envFindings(tc.host, "f", []byte(tc.data)) {
+			keys = append(keys, f.Key)
+		}
+		if got := strings.Join(keys, ","); got != tc.keys {
+			t.Errorf("%s %q: findings %q, want %q", tc.host.Name, tc.data, got, tc.keys)
+		}
+	}
+}
