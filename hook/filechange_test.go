@@ -89,6 +89,9 @@ func TestEnvFileFindings(t *testing.T) {
 		{Claude, `{"env":{"TZ":"UTC"}}`, ""},
 		{Claude, `{"env":{},"ENV":{"LD_PRELOAD":"x"}}`, "env"},
 		{Claude, `{"env": not json`, "env"},
+		{Claude, "\ufeff{\"env\":{\"LD_PRELOAD\":\"x\"}}", "LD_PRELOAD"},
+		{Claude, `{"\u0065nv":{"LD\u005fPRELOAD":"x"}}`, "LD_PRELOAD"},
+		{Claude, `{"\u0065nv":{"LD_PRELOAD":"x"}, /* a comment */}`, "env"},
 		{Gemini, "DATABASE_URL=x\nexport\tBASH_ENV=y\n", "BASH_ENV"},
 		{Gemini, "DATABASE_URL=x\n", ""},
 	} {

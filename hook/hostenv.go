@@ -256,8 +256,11 @@ func steeringKeys(file string, keys []string) []EnvFinding {
 // what the host takes from it is not known.
 func claudeEnv(data []byte) (env map[string]json.RawMessage, bad string) {
 	var top map[string]json.RawMessage
+	// A reader that skips a byte order mark would see the object behind it.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if json.Unmarshal(data, &top) != nil {
-		if bytes.Contains(bytes.ToLower(data), []byte(`env`)) {
+		// "\u0065nv" is "env" to a reader that gets further than Go's.
+		if bytes.Contains(bytes.ToLower(data), []byte(`env`)) || bytes.Contains(data, []byte(`\u`)) {
 			return nil, "may set variables, but the file is not valid JSON to agentgate"
 		}
 		return nil, ""
