@@ -119,19 +119,23 @@ func (c *WriteChange) Apply(now string) (string, bool) {
 	return s, true
 }
 
-// envFile reports whether host h exports the variables the file at p
-// sets, as HostEnv reads them: for Claude Code a settings.json or
+// envFile is the host that exports the variables the file at p sets, as
+// HostEnv reads them, or nil: Claude Code for a settings.json or
 // settings.local.json in a .claude directory (the project's, a directory
-// above it, the user's), for Gemini CLI a .env file or .gemini/.env.
-func envFile(h *Host, p string) bool {
+// above it, the user's), Gemini CLI for a .env file or .gemini/.env. It
+// does not depend on the host that writes: the agent in one host writes
+// what the next session of another loads (a red team's Claude Code Write
+// of .env set BASH_ENV, and Gemini CLI's hook shell ran the script before
+// agentgate).
+func envFile(p string) *Host {
 	base, dir := strings.ToLower(filepath.Base(p)), strings.ToLower(filepath.Base(filepath.Dir(p)))
-	switch h {
-	case Claude:
-		return dir == ".claude" && (base == "settings.json" || base == "settings.local.json")
-	case Gemini:
-		return base == ".env"
+	switch {
+	case dir == ".claude" && (base == "settings.json" || base == "settings.local.json"):
+		return Claude
+	case base == ".env":
+		return Gemini
 	}
-	return false
+	return nil
 }
 
 // envFindings are the steering variables an env file of host h would set

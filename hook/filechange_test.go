@@ -59,25 +59,25 @@ func TestWriteChangeApply(t *testing.T) {
 	}
 }
 
-// Which files a host reads its env from, and what in them steers.
+// Which host reads its env from a file, whichever host writes it (a red
+// team's Claude Code Write of .env set BASH_ENV for Gemini CLI), and what
+// in them steers.
 func TestEnvFileFindings(t *testing.T) {
 	for _, tc := range []struct {
-		host *Host
 		path string
-		want bool
+		want *Host
 	}{
-		{Claude, "/p/.claude/settings.json", true},
-		{Claude, "/p/.claude/settings.local.json", true},
-		{Claude, "/p/.CLAUDE/Settings.json", true},
-		{Claude, "/p/settings.json", false},
-		{Claude, "/p/.env", false},
-		{Gemini, "/p/.env", true},
-		{Gemini, "/p/.gemini/.env", true},
-		{Gemini, "/p/.claude/settings.json", false},
-		{Codex, "/p/.codex/config.toml", false},
+		{"/p/.claude/settings.json", Claude},
+		{"/p/.claude/settings.local.json", Claude},
+		{"/p/.CLAUDE/Settings.json", Claude},
+		{"/p/settings.json", nil},
+		{"/p/.env", Gemini},
+		{"/p/.ENV", Gemini},
+		{"/p/.gemini/.env", Gemini},
+		{"/p/.codex/config.toml", nil},
 	} {
-		if got := envFile(tc.host, tc.path); got != tc.want {
-			t.Errorf("envFile(%s, %s) = %v", tc.host.Name, tc.path, got)
+		if got := envFile(tc.path); got != tc.want {
+			t.Errorf("envFile(%s) = %v, want %v", tc.path, got, tc.want)
 		}
 	}
 	for _, tc := range []struct {

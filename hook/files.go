@@ -414,19 +414,20 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 		for _, cand := range cands {
 			check, pat, ok := paths.MatchPath(cand)
 			if !ok || check != gate.CheckSelfProtect {
-				// Gemini CLI loads a project's .env (and .gemini/.env)
-				// into its own environment, which its hooks and shell
-				// inherit: writing one sets what steers them.
-				geminiEnv := h == Gemini && strings.EqualFold(filepath.Base(cand), ".env")
+				// Gemini CLI loads a project's .env (and .gemini/.env,
+				// ~/.env) into its own environment, which its hooks and
+				// shell inherit: writing one sets what steers them,
+				// whichever host's agent writes it.
+				geminiEnv := strings.EqualFold(filepath.Base(cand), ".env")
 				if !writeProtected(cand, g.Home) && !roots.protected(cand) && !geminiEnv {
 					continue
 				}
 				pat = filepath.Base(cand)
 			}
-			if f := g.hostEnvWrite(h, u, cands, target); f != nil {
+			if f, reader := g.hostEnvWrite(u, cands, target); f != nil {
 				j.Decision = gate.Forbid(j.Decision, gate.Reason{Check: gate.CheckHostEnv, Match: f.Key, Rule: pat,
 					Message: fmt.Sprintf("%s would make %s set %s, which %s; %s exports it to every hook and command it starts, through a shell that acts on it before agentgate runs",
-						u.Tool, shellWord(p), f.Key, f.Why, h.Title)})
+						u.Tool, shellWord(p), f.Key, f.Why, reader.Title)})
 				return j
 			}
 			return escalate(p, pat, changes)
@@ -436,6 +437,13 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 		// writes into the file, not a new one).
 		if fi, err := os.Lstat(target); err == nil && fi.Mode().IsRegular() && fsutil.Links(fi) > 1 {
 			return escalate(p, "a hard link", "a file with other names, which may be protected ones")
+		}
+		// A directory this write makes a git directory (HEAD, objects
+		// and refs, the last of them written here): git takes it for a
+		// bare repository when it runs there, and its config names
+		// programs (core.pager, core.fsmonitor).
+		if d, ok := completesGitDir(target); ok {
+			return escalate(p, d, "a file of a directory git takes for a repository, whose configuration the next git command there trusts or runs")
 		}
 		// git's own directories wherever the repository keeps them (a
 		// separate git directory, a .git file's gitdir, core.hooksPath):
@@ -452,16 +460,18 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 }
 
 // hostEnvWrite is the first steering variable a write would make one of
-// host h's own env files set (see filechange.go), or nil. What the file
-// holds now is read only when it is a regular file (a FIFO planted there
-// must not stall the decision) of modest size; else the change is applied
-// to nothing, which can only find what the tool input itself adds.
-func (g *Gate) hostEnvWrite(h *Host, u *FileUse, cands []string, target string) *EnvFinding {
+// the hosts' own env files set (see filechange.go), and the host that
+// reads the file, or nil. What the file holds now is read only when it is
+// a regular file (a FIFO planted there must not stall the decision) of
+// modest size; else the change is applied to nothing, which can only find
+// what the tool input itself adds.
+func (g *Gate) hostEnvWrite(u *FileUse, cands []string, target string) (*EnvFinding, *Host) {
 	if u.Change == nil {
-		return nil
+		return nil, nil
 	}
 	for _, c := range cands {
-		if !envFile(h, c) {
+		reader := envFile(c)
+		if reader == nil {
 			continue
 		}
 		now := ""
@@ -470,14 +480,43 @@ func (g *Gate) hostEnvWrite(h *Host, u *FileUse, cands []string, target string) 
 		}
 		after, ok := u.Change.Apply(now)
 		if !ok {
-			return nil
+			return nil, nil
 		}
-		if fs := envFindings(h, c, []byte(after)); len(fs) > 0 {
-			return &fs[0]
+		if fs := envFindings(reader, c, []byte(after)); len(fs) > 0 {
+			return &fs[0], reader
 		}
-		return nil
+		return nil, nil
 	}
-	return nil
+	return nil, nil
+}
+
+// completesGitDir is the directory above target (or target itself) that
+// git would take for a git directory once target is written: it holds
+// (or the write makes) HEAD, and objects and refs or a commondir. A red
+// team wrote sub/config naming core.pager, then sub/objects/.keep,
+// sub/refs/.keep and sub/HEAD, each an ordinary write, and "git branch"
+// in sub ran the pager; the repository's own state check sees a git
+// directory only once it is one.
+func completesGitDir(target string) (string, bool) {
+	for d, rel := target, ""; ; {
+		first, _, _ := strings.Cut(rel, string(filepath.Separator))
+		has := func(name string, dir bool) bool {
+			if first == name {
+				return true
+			}
+			fi, err := os.Stat(filepath.Join(d, name))
+			return err == nil && fi.IsDir() == dir
+		}
+		if rel != "" && has("HEAD", false) && (has("objects", true) && has("refs", true) || has("commondir", false)) {
+			return d, true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", false
+		}
+		rel = filepath.Join(filepath.Base(d), rel)
+		d = parent
+	}
 }
 
 // environ is the hook's environment, as git would read it.
@@ -634,6 +673,13 @@ var homeWriteProtected = []string{
 	".aws/config", ".aws/credentials", ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc",
 	".zshenv", ".zprofile", ".zlogin", ".config/fish", ".inputrc", ".vimrc", ".config/nvim", ".direnvrc",
 	".config/direnv", ".config/systemd/user", ".config/autostart", ".gnupg", ".mailmap",
+	// A red team's, each an ordinary write before: the start-up files
+	// of the shells beside bash's and zsh's own (Debian's ~/.bashrc
+	// sources ~/.bash_aliases), the environment of the next login, go's
+	// environment file (GOFLAGS=-toolexec runs a program at every build)
+	// and Python's user site, whose .pth files run at every start.
+	".bash_aliases", ".bash_logout", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".logout",
+	".pam_environment", ".config/environment.d", ".xprofile", ".xsessionrc", ".config/go/env", ".local/lib",
 }
 
 func quoteAll(ps []string) []string {
