@@ -95,6 +95,10 @@ func decodeEdit(in map[string]json.RawMessage) (Edit, bool) {
 	return Edit{Old: old, New: nu, All: all}, true
 }
 
+// maxApplied bounds the content an edit is replayed to: a settings or
+// .env file is small, and the replay must not hold the decision up.
+const maxApplied = 4 << 20
+
 // Apply is the file's content after the change, given its content now;
 // ok is false when an edit's text is not in the file, where the host
 // fails the edit or finds the text by a looser match of its own (Claude
@@ -105,10 +109,19 @@ func (c *WriteChange) Apply(now string) (string, bool) {
 	}
 	s := now
 	for _, e := range c.Edits {
+		n := 1
+		if e.All {
+			n = strings.Count(s, e.Old)
+		}
 		switch {
 		case e.Old == "" && s == "":
 			s = e.New // a new file
 		case e.Old == "" || !strings.Contains(s, e.Old):
+			return "", false
+		case len(s)+n*(len(e.New)-len(e.Old)) > maxApplied:
+			// Edits that multiply their own text (a red team's 110 KB
+			// MultiEdit asked for gigabytes): not replayed, so the write
+			// asks as any write to the file does.
 			return "", false
 		case e.All:
 			s = strings.ReplaceAll(s, e.Old, e.New)

@@ -23,6 +23,7 @@ func TestWriteChangeApply(t *testing.T) {
 		{"empty old, new file", "one", `{"old_string":"","new_string":"A=1"}`, "", "A=1", true},
 		{"empty old, file with text", "one", `{"old_string":"","new_string":"A=1"}`, "x", "", false},
 		{"multi in order", "multi", `{"edits":[{"old_string":"a","new_string":"b"},{"old_string":"b","new_string":"LD_PRELOAD"}]}`, "a", "LD_PRELOAD", true},
+		{"multiplying edits stop at the bound", "multi", `{"edits":[` + strings.Repeat(`{"old_string":"x","new_string":"xxxxxxxxxxxxxxxx","replace_all":true},`, 8) + `{"old_string":"x","new_string":"x"}]}`, "x", "", false},
 		{"multi, one not found", "multi", `{"edits":[{"old_string":"a","new_string":"b"},{"old_string":"z","new_string":"c"}]}`, "a", "", false},
 	} {
 		var in map[string]json.RawMessage
