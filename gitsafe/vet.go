@@ -944,6 +944,61 @@ func (v *vetter) stateFiles(repo repository) {
 		if err != nil {
 			v.out = append(v.out, Finding{Key: "git directory", File: root, Why: "cannot be walked: " + err.Error()})
 		}
+		v.objectFiles(root)
+	}
+}
+
+// objectFiles judges the files of the object directory that git reads
+// as text or headers, which the walk of the state skips with the
+// objects: info/alternates, info/commit-graphs/commit-graph-chain,
+// pack/multi-pack-index ... git quotes what it cannot parse in them ("object
+// directory .git/objects/aws_secret_access_key = ... does not exist"), so
+// one that is a symbolic link to a key printed the key's lines on every
+// git status. A link (or a FIFO, or for info/ a hard link) there asks.
+// Pack files may be hard links (git clone --local makes them), so only
+// info/ is asked about hard links.
+func (v *vetter) objectFiles(root string) {
+	objects := filepath.Join(root, "objects")
+	if fi, err := os.Lstat(objects); err != nil || !fi.IsDir() {
+		return // a link or other file in its place: the state walk reports it
+	}
+	seen := 0
+	for _, dir := range []string{"info", "pack"} {
+		top := filepath.Join(objects, dir)
+		if _, err := os.Lstat(top); err != nil {
+			continue
+		}
+		err := filepath.WalkDir(top, func(p string, d os.DirEntry, err error) error {
+			name := rel(root, p)
+			if err != nil {
+				v.out = append(v.out, Finding{Key: name, File: p, Why: "cannot be read: " + err.Error()})
+				return filepath.SkipDir
+			}
+			if seen++; seen > maxStateEntries {
+				v.out = append(v.out, Finding{Key: "objects", File: objects,
+					Why: fmt.Sprintf("holds more than %d entries in info/ and pack/, too many to check", maxStateEntries)})
+				return filepath.SkipAll
+			}
+			if d.IsDir() {
+				return nil
+			}
+			fi, err := os.Lstat(p)
+			if err != nil {
+				return nil
+			}
+			switch {
+			case fi.Mode()&os.ModeSymlink != 0:
+				v.out = append(v.out, Finding{Key: name, File: p, Why: "is a symbolic link: git would read it and quote whatever it points to"})
+			case !fi.Mode().IsRegular():
+				v.out = append(v.out, Finding{Key: name, File: p, Why: "is not a regular file: git would block reading it"})
+			case dir == "info" && fsutil.Links(fi) > 1:
+				v.out = append(v.out, Finding{Key: name, File: p, Why: "is a hard link: another name for a file that may hold secrets"})
+			}
+			return nil
+		})
+		if err != nil {
+			v.out = append(v.out, Finding{Key: "objects", File: top, Why: "cannot be walked: " + err.Error()})
+		}
 	}
 }
 
