@@ -27,6 +27,12 @@ func (e *BudgetError) Error() string {
 // makes of w, saturating just past MaxBraceFields. It counts in steps
 // bounded by the number of brace parts, whatever the ranges say.
 func BraceFields(w *syntax.Word) int {
+	if braceDepth(w) > maxBraceDepth {
+		// syntax.SplitBraces takes time and memory far out of proportion
+		// to a deeply nested word: "echo {{{{..." of 64 KiB ran agentgate
+		// for 13 minutes and 24 GB before the kernel killed it.
+		return saturated
+	}
 	c := *w // SplitBraces replaces the Parts slice of the word it is given
 	c.Parts = append([]syntax.WordPart(nil), w.Parts...)
 	if !syntax.SplitBraces(&c) {
@@ -36,6 +42,37 @@ func BraceFields(w *syntax.Word) int {
 }
 
 const saturated = MaxBraceFields + 1
+
+// maxBraceDepth bounds how deeply the braces of one word may open before
+// it is parsed for brace expansion (the count below stops at the same
+// depth).
+const maxBraceDepth = 64
+
+// braceDepth is how deeply the unquoted literal braces of w open, an
+// unclosed "{" counting as open to the end. Every "{" counts, escaped or
+// not, so it never reads a word as shallower than SplitBraces does.
+func braceDepth(w *syntax.Word) int {
+	depth, deepest := 0, 0
+	for _, p := range w.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		for i := 0; i < len(lit.Value); i++ {
+			switch lit.Value[i] {
+			case '{':
+				if depth++; depth > deepest {
+					deepest = depth
+				}
+			case '}':
+				if depth > 0 {
+					depth--
+				}
+			}
+		}
+	}
+	return deepest
+}
 
 func wordCount(w *syntax.Word, depth int) int {
 	if depth > 64 {
