@@ -315,6 +315,14 @@ var sedEntry = &Entry{Words: []string{"sed"}, Note: "prints lines selected or ch
 // dateCheck allows only a +FORMAT operand: any other operand sets the
 // clock ("date 0101120026").
 func dateCheck(c *Call) *Refusal {
+	// A date string that starts TZ="NAME" makes date load the time zone
+	// file NAME, from any path: a FIFO there held date until its time
+	// limit. -f's dates can say the same, unseen (-f asks for that).
+	for _, u := range c.Flags {
+		if name := u.Canonical(); (name == "-d" || name == "--date") && strings.Contains(strings.ToUpper(u.Value), "TZ=") {
+			return refuse(u.Value, "loads the time zone file that a TZ=\"FILE\" in it names, which is not judged")
+		}
+	}
 	for _, o := range c.Operands {
 		if !strings.HasPrefix(o, "+") {
 			return refuse(o, "an operand of date that is not +FORMAT sets the clock")
@@ -323,10 +331,11 @@ func dateCheck(c *Call) *Refusal {
 	return nil
 }
 
-var dateEntry = &Entry{Words: []string{"date"}, Note: "prints the date (+FORMAT only)", Example: "date +%Y", Asks: []string{"date -s 2020-01-01", "date 0101120026"}, Check: dateCheck,
+var dateEntry = &Entry{Words: []string{"date"}, Note: "prints the date (+FORMAT only)", Example: "date +%Y", Asks: []string{"date -s 2020-01-01", "date 0101120026", `date -d 'TZ="/tmp/f" now'`, "date -f dates"}, Check: dateCheck,
 	Operands: Operands{Strings: true, Max: 1}, Flags: []Flag{
 		Use("-d, --date=STRING", "shows another date"), Use("--debug", "annotates"),
-		Use("-f, --file=FILE", "reads dates from FILE"), Use("-I[=FORMAT], --iso-8601[=FORMAT]", "ISO 8601"),
+		Use("-I[=FORMAT], --iso-8601[=FORMAT]", "ISO 8601"),
+		Refuse(Unjudged, "-f, --file=FILE", "reads dates from FILE, which may name a time zone file to read (TZ=\"FILE\"), not judged"),
 		Use("--resolution", "resolution"), Use("-R, --rfc-email", "RFC 5322"), Use("--rfc-3339=FORMAT", "RFC 3339"),
 		Use("-r, --reference=FILE", "modification time of FILE (BSD -r takes seconds: judged as a path either way)"),
 		Use("-u, --utc, --universal", "UTC"), help(), version(),
@@ -546,7 +555,10 @@ var sysEntries = []*Entry{
 	}},
 	{Words: []string{"cal"}, Note: "prints a calendar", Example: "cal", Asks: []string{"cal --output=out"}, Operands: Operands{Strings: true, Max: 3}, Flags: calFlags},
 	{Words: []string{"ncal"}, Note: "prints a calendar", Example: "ncal", Asks: []string{"ncal --output=out"}, Operands: Operands{Strings: true, Max: 3}, Flags: calFlags},
-	{Words: []string{"who"}, Note: "lists logged-in users", Example: "who", Asks: []string{"who a b c"}, Operands: Operands{Strings: true, Max: 2}, Flags: []Flag{
+	// who's one operand is the login file it reads (who FILE), and two are
+	// "who am i": judged as paths, since a FIFO there held who until its
+	// time limit.
+	{Words: []string{"who"}, Note: "lists logged-in users (an operand names the login file it reads)", Example: "who", Asks: []string{"who a b c"}, Operands: Operands{Max: 2}, Flags: []Flag{
 		Use("-a, --all, -b, --boot, -d, --dead, -H, --heading, --ips, -l, --login, --lookup, -m, -p, --process, -q, --count, -r, --runlevel, -s, --short, -t, --time, -T, -w, --mesg, --message, --writable, -u, --users", "what to list"),
 		help(), version(),
 	}},
