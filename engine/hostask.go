@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,6 +155,25 @@ func (e *Engine) ArmHostTicket(ticket, session string) error {
 	return e.writeHostTicket(ticket, t)
 }
 
+// HostTicketCall is the tool call of session's live ticket whose secret
+// is ticket: the host's tool-use id, and the command the person is asked
+// about (before the rewrite). ok is false for an unknown, expired or
+// other session's ticket.
+func (e *Engine) HostTicketCall(ticket, session string) (toolUseID, command string, ok bool) {
+	t, ok := e.readHostTicket(ticket)
+	if !ok || t.Session != session {
+		return "", "", false
+	}
+	return t.ToolUseID, t.Command, true
+}
+
+// HostTicketLive reports whether the ticket whose secret is ticket is
+// still there to claim: no exec has used it up.
+func (e *Engine) HostTicketLive(ticket string) bool {
+	_, ok := e.readHostTicket(ticket)
+	return ok
+}
+
 // readHostTicket reads the live ticket whose secret is ticket.
 func (e *Engine) readHostTicket(ticket string) (hostTicket, bool) {
 	if !validHostTicket(ticket) {
@@ -202,7 +223,13 @@ func (e *Engine) claimHost(j *Judgement) (hostTicket, error) {
 		return t, ErrNoHostTicket
 	}
 	if err := os.Remove(e.hostTicketPath(j.HostTicket)); err != nil {
-		return t, ErrNoHostTicket
+		if errors.Is(err, fs.ErrNotExist) {
+			return t, ErrNoHostTicket
+		}
+		// Inside a host's sandbox (Codex's workspace-write), agentgate's
+		// state is read-only: a ticket that cannot be used up approves
+		// nothing.
+		return t, fmt.Errorf("%w: it cannot be used up here, where agentgate's state is read-only (inside the host's sandbox?): %v", ErrNoHostTicket, err)
 	}
 	return t, nil
 }

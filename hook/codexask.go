@@ -29,8 +29,11 @@ import (
 // Where the person would not be asked, the ask is denied with an id
 // instead, as before: the approval policy is never (codex exec always),
 // approvals go to Codex's automatic reviewer (a model), Codex's sandbox
-// is on (an approved command would run inside it, where agentgate exec
-// cannot record the approval), the rule is missing, agentgate's path
+// is on and the model's call did not ask to run outside it (an approved
+// command would run inside it, where agentgate exec can neither use the
+// ticket up nor record anything; the reason tells the model to call again
+// with "sandbox_permissions": "require_escalated", which Codex runs,
+// once approved, outside its sandbox), the rule is missing, agentgate's path
 // cannot be a plain word, another PermissionRequest hook could approve
 // in the person's place, or a PowerShell is installed (Codex runs a
 // command the model sends with "shell": "pwsh" through it, and matches
@@ -230,7 +233,19 @@ func codexTurnProblem(ev Event) string {
 	case t.ApprovalsReviewer != "user":
 		return fmt.Sprintf("its approvals go to %q, not to you", t.ApprovalsReviewer)
 	case t.PermissionProfile.Type != "disabled":
-		return fmt.Sprintf("its sandbox is on (%s): an approved command would run inside it, where agentgate cannot record the approval (run Codex with --sandbox danger-full-access; agentgate confines what it runs)", t.PermissionProfile.Type)
+		// Codex runs an approved command inside its sandbox, where exec
+		// can neither claim the ticket nor record anything, unless the
+		// call asked to run outside it: then Codex runs it, once the
+		// person said yes, unsandboxed (codex-rs/core/src/tools/
+		// sandboxing.rs, sandbox_override_for_first_attempt).
+		esc, err := readCodexEscalation(ev.Transcript, ev.TurnID, ev.ToolUseID, ev.Command)
+		if err != nil && !errors.Is(err, errNoCall) {
+			return "this call could not be read from its transcript: " + err.Error()
+		}
+		if !esc {
+			return fmt.Sprintf("its sandbox is on (%s) and this call did not ask to run outside it: an approved command would run inside it, where agentgate cannot claim the approval or record it. "+
+				"To be asked in Codex's approval, call exec_command again with exactly the same cmd and \"sandbox_permissions\": \"require_escalated\": once the person says yes, Codex runs it outside its sandbox, through agentgate exec, which confines it", t.PermissionProfile.Type)
+		}
 	}
 	return ""
 }
@@ -262,46 +277,135 @@ func readCodexTurn(path, turnID string) (codexTurn, error) {
 var errNoTurn = errors.New("no turn_context line for this turn")
 
 func scanCodexTurn(path, turnID string) (codexTurn, error) {
-	f, err := os.Open(path)
+	var found *codexTurn
+	err := scanCodexTranscript(path, func(line []byte) {
+		if !bytes.Contains(line, []byte(`"turn_context"`)) {
+			return
+		}
+		var rec struct {
+			Type    string    `json:"type"`
+			Payload codexTurn `json:"payload"`
+		}
+		if json.Unmarshal(line, &rec) == nil && rec.Type == "turn_context" && rec.Payload.TurnID == turnID {
+			found = &rec.Payload
+		}
+	})
 	if err != nil {
 		return codexTurn{}, err
+	}
+	if found == nil {
+		return codexTurn{}, errNoTurn
+	}
+	return *found, nil
+}
+
+// scanCodexTranscript gives each line of the transcript's last
+// codexTranscriptWindow bytes to each.
+func scanCodexTranscript(path string, each func(line []byte)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return codexTurn{}, err
+		return err
 	}
 	r := bufio.NewReaderSize(f, 1<<16)
 	if off := info.Size() - codexTranscriptWindow; off > 0 {
 		if _, err := f.Seek(off, io.SeekStart); err != nil {
-			return codexTurn{}, err
+			return err
 		}
 		r.Reset(f)
 		if _, err := r.ReadBytes('\n'); err != nil { // a partial line
-			return codexTurn{}, errNoTurn
+			return nil
 		}
 	}
-	var found *codexTurn
 	for {
 		line, err := r.ReadBytes('\n')
-		if bytes.Contains(line, []byte(`"turn_context"`)) {
-			var rec struct {
-				Type    string    `json:"type"`
-				Payload codexTurn `json:"payload"`
-			}
-			if json.Unmarshal(line, &rec) == nil && rec.Type == "turn_context" && rec.Payload.TurnID == turnID {
-				found = &rec.Payload
-			}
+		if len(line) > 0 {
+			each(line)
 		}
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return codexTurn{}, err
+			return err
 		}
 	}
+}
+
+// The model asks Codex to run a command outside its sandbox in the call
+// itself: exec_command's "sandbox_permissions": "require_escalated". A
+// hook's event does not carry it (Codex gives the hook the command only,
+// and takes back only a new command: codex-rs/core/src/tools/handlers/
+// unified_exec/exec_command.rs, pre_tool_use_payload and
+// with_updated_hook_input), but Codex records the call in the session's
+// transcript before it runs the hook, and the hook reads it there.
+//
+// Nothing rests on this reading but whom the person is asked by: should
+// Codex run an approved rewrite inside its sandbox after all, exec there
+// can neither claim the ticket nor write anything, and runs nothing.
+
+// codexCall is a function_call line of a Codex transcript.
+type codexCall struct {
+	Type      string `json:"type"`
+	CallID    string `json:"call_id"`
+	Arguments string `json:"arguments"`
+	Meta      struct {
+		TurnID string `json:"turn_id"`
+	} `json:"internal_chat_message_metadata_passthrough"`
+}
+
+var errNoCall = errors.New("no function_call line for this call")
+
+// readCodexEscalation reports whether the model's call callID, in turn
+// turnID, for command, asked Codex to run it outside its sandbox: the last
+// function_call line with that id (and, where it names one, that turn)
+// whose cmd is command, with "sandbox_permissions": "require_escalated".
+func readCodexEscalation(path, turnID, callID, command string) (bool, error) {
+	if !filepath.IsAbs(path) || callID == "" {
+		return false, errors.New("the event names no transcript or call")
+	}
+	deadline := time.Now().Add(codexTurnWait)
+	for {
+		esc, err := scanCodexEscalation(path, turnID, callID, command)
+		if err == nil || !errors.Is(err, errNoCall) || time.Now().After(deadline) {
+			return esc, err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func scanCodexEscalation(path, turnID, callID, command string) (bool, error) {
+	var found *bool
+	err := scanCodexTranscript(path, func(line []byte) {
+		if !bytes.Contains(line, []byte(`"function_call"`)) {
+			return
+		}
+		var rec struct {
+			Type    string    `json:"type"`
+			Payload codexCall `json:"payload"`
+		}
+		if json.Unmarshal(line, &rec) != nil || rec.Type != "response_item" || rec.Payload.Type != "function_call" ||
+			rec.Payload.CallID != callID || rec.Payload.Meta.TurnID != "" && rec.Payload.Meta.TurnID != turnID {
+			return
+		}
+		var args struct {
+			Cmd                string `json:"cmd"`
+			SandboxPermissions string `json:"sandbox_permissions"`
+		}
+		if json.Unmarshal([]byte(rec.Payload.Arguments), &args) != nil || args.Cmd != command {
+			return
+		}
+		esc := args.SandboxPermissions == "require_escalated"
+		found = &esc
+	})
+	if err != nil {
+		return false, err
+	}
 	if found == nil {
-		return codexTurn{}, errNoTurn
+		return false, errNoCall
 	}
 	return *found, nil
 }

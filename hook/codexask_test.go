@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -139,8 +140,10 @@ func TestPlainWord(t *testing.T) {
 	}
 }
 
-// codexTranscript writes a transcript whose turn t1 has these settings.
-func codexTranscript(t *testing.T, policy any, reviewer, profile string) string {
+// codexTranscript writes a transcript whose turn t1 has these settings,
+// and the model's calls in it: exec_command's arguments, under the call
+// id each names as "call_id" (call_1 when none).
+func codexTranscript(t *testing.T, policy any, reviewer, profile string, calls ...map[string]any) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "rollout.jsonl")
 	line := func(typ string, payload any) string {
@@ -156,6 +159,23 @@ func codexTranscript(t *testing.T, policy any, reviewer, profile string) string 
 		line("response_item", map[string]any{"type": "message"}) +
 		turn("t1", policy, reviewer, profile) +
 		line("response_item", map[string]any{"type": "function_call"})
+	for _, c := range calls {
+		id, turnID := "call_1", "t1"
+		args := map[string]any{}
+		for k, v := range c {
+			switch k {
+			case "call_id":
+				id = v.(string)
+			case "turn_id":
+				turnID = v.(string)
+			default:
+				args[k] = v
+			}
+		}
+		a, _ := json.Marshal(args)
+		data += line("response_item", map[string]any{"type": "function_call", "name": "exec_command", "arguments": string(a), "call_id": id,
+			"internal_chat_message_metadata_passthrough": map[string]any{"turn_id": turnID}})
+	}
 	if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -186,9 +206,33 @@ func TestCodexTurnProblem(t *testing.T) {
 		{"sandbox", "default", "on-request", "user", "managed", "t1", "sandbox is on"},
 		{"another turn", "default", "on-request", "user", "disabled", "t2", "could not be read"},
 	} {
-		ev := Event{Mode: tt.mode, TurnID: tt.turn, Transcript: codexTranscript(t, tt.policy, tt.reviewer, tt.profile)}
+		ev := Event{Mode: tt.mode, TurnID: tt.turn, ToolUseID: "call_1", Command: "touch made.txt", Transcript: codexTranscript(t, tt.policy, tt.reviewer, tt.profile)}
 		if got := codexTurnProblem(ev); (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	// With Codex's sandbox on, the call itself must ask to run outside it
+	// (require_escalated): the last line for that call, in this turn, for
+	// this command.
+	esc := map[string]any{"cmd": "touch made.txt", "sandbox_permissions": "require_escalated"}
+	for _, tt := range []struct {
+		name  string
+		calls []map[string]any
+		want  string
+	}{
+		{"escalated", []map[string]any{esc}, ""},
+		{"not escalated", []map[string]any{{"cmd": "touch made.txt"}}, "did not ask to run outside it"},
+		{"additional permissions", []map[string]any{{"cmd": "touch made.txt", "sandbox_permissions": "with_additional_permissions"}}, "require_escalated"},
+		{"no call", nil, "sandbox is on"},
+		{"another call", []map[string]any{{"call_id": "call_2", "cmd": "touch made.txt", "sandbox_permissions": "require_escalated"}}, "sandbox is on"},
+		{"another command", []map[string]any{{"cmd": "touch other.txt", "sandbox_permissions": "require_escalated"}}, "sandbox is on"},
+		{"another turn", []map[string]any{{"turn_id": "t0", "cmd": "touch made.txt", "sandbox_permissions": "require_escalated"}}, "sandbox is on"},
+		{"the last one", []map[string]any{esc, {"cmd": "touch made.txt"}}, "sandbox is on"},
+	} {
+		ev := Event{Mode: "default", TurnID: "t1", ToolUseID: "call_1", Command: "touch made.txt",
+			Transcript: codexTranscript(t, "on-request", "user", "managed", tt.calls...)}
+		if got := codexTurnProblem(ev); (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("sandbox, %s: %q, want %q", tt.name, got, tt.want)
 		}
 	}
 	for _, ev := range []Event{{Mode: "default", TurnID: "t1"}, {Mode: "default", TurnID: "t1", Transcript: "rel/x.jsonl"},
@@ -220,9 +264,16 @@ func codexAskGate(t *testing.T) (g *Gate, proj, transcript string) {
 }
 
 func codexEvent(event, cmd, cwd, transcript string) []byte {
-	b, _ := json.Marshal(map[string]any{"hook_event_name": event, "tool_name": "Bash",
+	ev := map[string]any{"hook_event_name": event, "tool_name": "Bash",
 		"tool_input": map[string]any{"command": cmd}, "cwd": cwd, "session_id": "sess-1", "turn_id": "t1",
-		"transcript_path": transcript, "tool_use_id": "call_1", "permission_mode": "default"})
+		"transcript_path": transcript, "tool_use_id": "call_1", "permission_mode": "default"}
+	if event == "PermissionRequest" {
+		delete(ev, "tool_use_id") // as Codex 0.169.0 sends it
+	}
+	if event == "PostToolUse" {
+		ev["tool_response"] = "output"
+	}
+	b, _ := json.Marshal(ev)
 	return b
 }
 
@@ -336,5 +387,70 @@ func TestCodexAskDenied(t *testing.T) {
 	g, proj, transcript := codexAskGate(t)
 	if d, c := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "ls", proj, transcript))); d != "allow" || !strings.HasPrefix(c, `"/opt/agentgate/agentgate" exec --non-interactive `) {
 		t.Errorf("ls: %q %q", d, c)
+	}
+}
+
+// With Codex's sandbox on, a call that asked to run outside it
+// (require_escalated) is asked about in Codex's approval as with the
+// sandbox off: Codex runs the approved rewrite unsandboxed. The
+// PermissionRequest, which names no call, is checked for the call its
+// ticket was made for.
+func TestCodexSandboxAskRoute(t *testing.T) {
+	g, proj, _ := codexAskGate(t)
+	esc := map[string]any{"cmd": "touch made.txt", "sandbox_permissions": "require_escalated", "justification": "make it"}
+	transcript := codexTranscript(t, "on-request", "user", "managed", esc)
+	d, c := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, transcript)))
+	ticket, ok := codexMarkedTicket(g.Self, c)
+	if d != "allow" || !ok {
+		t.Fatalf("an escalated call: %q %q", d, c)
+	}
+	if r := handle(t, g, Codex, codexEvent("PermissionRequest", c, proj, transcript)); r.Code != 0 || len(r.Stdout)+len(r.Stderr) != 0 {
+		t.Fatalf("the PermissionRequest for the rewrite: %d %q %q", r.Code, r.Stdout, r.Stderr)
+	}
+	p := engine.Proposal{Text: "touch made.txt", Cwd: proj, Home: g.Home, Session: "sess-1", Harness: "exec", Hardened: true, HostTicket: ticket}
+	if rt := g.Engine.Route(g.Engine.Judge(p, g.Config)); rt.Action != engine.Run {
+		t.Fatalf("the armed ticket: %+v", rt)
+	}
+
+	// The call that did not ask: denied with an id, and told how to be
+	// asked; and a PermissionRequest for a ticket whose call did not ask
+	// (the transcript read again) is refused, the ticket dropped.
+	plain := codexTranscript(t, "on-request", "user", "managed", map[string]any{"cmd": "touch made.txt"})
+	r := handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, plain))
+	if r.Code != 2 || !strings.Contains(string(r.Stderr), `"sandbox_permissions": "require_escalated"`) || !strings.Contains(string(r.Stderr), "agentgate approve ") {
+		t.Errorf("a call that did not ask to leave the sandbox: %d %q", r.Code, r.Stderr)
+	}
+	_, c = codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, transcript)))
+	ticket, _ = codexMarkedTicket(g.Self, c)
+	if r := handle(t, g, Codex, codexEvent("PermissionRequest", c, proj, plain)); r.Code != 2 || !strings.Contains(string(r.Stderr), "sandbox is on") {
+		t.Errorf("a PermissionRequest whose call did not ask to leave the sandbox: %d %q", r.Code, r.Stderr)
+	}
+	if g.Engine.HostTicketLive(ticket) {
+		t.Errorf("the refused ticket is still there")
+	}
+}
+
+// Codex's result event for the marked rewrite uses its ticket up, from
+// outside Codex's sandbox: where exec ran nothing (here the ticket was
+// never claimed, as inside the sandbox, where exec can claim nothing),
+// the record ends denied, not approved, and the ticket can approve
+// nothing later.
+func TestCodexResultUsesTicketUp(t *testing.T) {
+	g, proj, transcript := codexAskGate(t)
+	_, c := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, transcript)))
+	ticket, _ := codexMarkedTicket(g.Self, c)
+	if r := handle(t, g, Codex, codexEvent("PermissionRequest", c, proj, transcript)); r.Code != 0 {
+		t.Fatalf("PermissionRequest: %d %q", r.Code, r.Stderr)
+	}
+	handle(t, g, Codex, codexEvent("PostToolUse", c, proj, transcript))
+	if g.Engine.HostTicketLive(ticket) {
+		t.Errorf("the ticket outlived Codex's result event")
+	}
+	var outcomes []string
+	for _, rec := range g.records(t) {
+		outcomes = append(outcomes, rec.Event+":"+rec.Outcome)
+	}
+	if want := []string{"escalation:asked_host", "result:denied"}; !slices.Equal(outcomes, want) {
+		t.Errorf("records %q, want %q", outcomes, want)
 	}
 }

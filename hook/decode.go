@@ -36,6 +36,11 @@ func (s shellEvents) decode(data []byte) (Event, error) {
 		ev.Kind = Pre
 	case contains(s.post, env.Event):
 		ev.Kind, ev.ExitCode = Post, exitCode(env.Response)
+		// The command that ran: for Codex, agentgate's marked rewrite,
+		// whose ticket the result uses up.
+		if _, c, err := toolInput(env.Input, "command"); err == nil {
+			ev.Command = c
+		}
 		return ev, nil
 	case contains(s.denied, env.Event):
 		ev.Kind = Denied

@@ -241,7 +241,16 @@ func (g *Gate) asking(h *Host, ev Event) Answer {
 		g.Engine.DropHostTicketBySecret(ticket)
 		return Answer{Decision: Deny, Reason: "agentgate: " + h.Name + " would not ask a person about this command: " + why}
 	}
-	if why := h.AskVia(g.where(h, ev), g.Self, ev); why != "" {
+	// The event carries the rewrite and no tool-use id: the ticket names
+	// the call, and the command the person is asked about, which the
+	// turn's settings are read for.
+	call, text, ok := g.Engine.HostTicketCall(ticket, g.session(ev))
+	if !ok {
+		return refuse(engine.ErrNoHostTicket.Error())
+	}
+	asked := ev
+	asked.ToolUseID, asked.Command = call, text
+	if why := h.AskVia(g.where(h, ev), g.Self, asked); why != "" {
 		return refuse(why)
 	}
 	if err := g.Engine.ArmHostTicket(ticket, g.session(ev)); err != nil {
@@ -391,6 +400,16 @@ func (g *Gate) result(h *Host, ev Event) {
 		// The person said no: the rewrite's ticket must not outlive it.
 		g.Engine.DropHostTicket(g.session(ev), ev.ToolUseID)
 	}
+	// Codex ran agentgate's marked rewrite: exec claimed its ticket and
+	// took the kept record, or it ran nothing (the ticket unarmed, or
+	// exec inside Codex's sandbox, where it can claim nothing and write
+	// nothing). Either way the ticket is used up now, by this hook, which
+	// runs outside the sandbox.
+	unclaimed := false
+	if ticket, ok := codexMarkedTicket(g.Self, ev.Command); ok && h.AskVia != nil && ev.Kind == Post {
+		unclaimed = g.Engine.HostTicketLive(ticket)
+		g.Engine.DropHostTicketBySecret(ticket)
+	}
 	x, ok := g.Engine.Resume(g.Config, g.session(ev), ev.ToolUseID)
 	if !ok {
 		return
@@ -399,6 +418,9 @@ func (g *Gate) result(h *Host, ev Event) {
 	switch {
 	case ev.Kind == Denied:
 		outcome = audit.OutcomeDeniedHost
+	case unclaimed && outcome == audit.OutcomeAskedHost:
+		// The person was asked, but exec did not run the command.
+		outcome = audit.OutcomeDenied
 	case outcome == audit.OutcomeAskedHost:
 		outcome = audit.OutcomeApprovedHost
 	}

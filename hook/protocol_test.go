@@ -22,7 +22,7 @@ func TestDecode(t *testing.T) {
 		// The file tools are another door (files.go).
 		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/p/x"},"cwd":"/p"}`, PreFile, "", "/p", "", "", ""},
 		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"WebFetch","tool_input":{"url":"x"},"cwd":"/p"}`, Other, "", "", "", "", ""},
-		{"claude", `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"x"},"session_id":"s","tool_use_id":"u"}`, Post, "", "", "s", "u", ""},
+		{"claude", `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"x"},"session_id":"s","tool_use_id":"u"}`, Post, "ls", "", "s", "u", ""},
 		{"claude", `{"hook_event_name":"PermissionDenied","tool_name":"Bash","tool_input":{"command":"ls"},"session_id":"s","tool_use_id":"u"}`, Denied, "", "", "s", "u", ""},
 		{"claude", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"relative"}`, Pre, "ls", "", "", "", "not an absolute path"},
 		// Codex: tool_name Bash and tool_input.command although the

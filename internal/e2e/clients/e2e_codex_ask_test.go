@@ -177,8 +177,9 @@ func TestCodexAskReachesApproval(t *testing.T) {
 
 // TestCodexAskDeniedWhereNoPersonIsAsked: where Codex would not show its
 // approval to a person (approval policy never; approvals sent to Codex's
-// automatic reviewer, a model; Codex's sandbox on, in which agentgate
-// exec could not record the approval), agentgate reads the turn's
+// automatic reviewer, a model; Codex's sandbox on and the call not asking
+// to leave it, in which agentgate exec could not record the approval: see
+// e2e_codex_sandbox_test.go), agentgate reads the turn's
 // settings and denies with an id to approve from another terminal;
 // nothing runs, and no one is asked.
 func TestCodexAskDeniedWhereNoPersonIsAsked(t *testing.T) {

@@ -33,6 +33,9 @@ type standIn struct {
 	// args are more arguments of the shell call: Codex's exec_command
 	// takes "shell", "login" and more besides "cmd" (Responses API).
 	args obj
+	// argsFor, when set, adds the arguments of the nth call (from 1) to
+	// args (Responses API).
+	argsFor func(n int) obj
 
 	// again, when set, sees each tool result and says whether the model
 	// asks for the same command once more (the retry after an
@@ -350,6 +353,11 @@ func responsesAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byt
 			for k, v := range s.args {
 				call[k] = v
 			}
+			if s.argsFor != nil {
+				for k, v := range s.argsFor(n) {
+					call[k] = v
+				}
+			}
 			args, _ := json.Marshal(call)
 			item = obj{"type": "function_call", "id": fmt.Sprintf("fc_e2e_%d", n), "call_id": fmt.Sprintf("call_e2e_%d", n),
 				"name": "exec_command", "arguments": string(args), "status": "completed"}
@@ -448,6 +456,12 @@ func askTool(tool string, input obj) func(*standIn) {
 // call (Responses API).
 func callsFor(f func(n int) string) func(*standIn) {
 	return func(s *standIn) { s.commandFor = f }
+}
+
+// callArgsFor adds f(n) to the arguments of the stand-in's nth shell call
+// (Responses API).
+func callArgsFor(f func(n int) obj) func(*standIn) {
+	return func(s *standIn) { s.argsFor = f }
 }
 
 // callArgs adds arguments to the stand-in's shell call (Responses API:
