@@ -416,4 +416,19 @@ func TestCodexUnaskedRewriteClaimsNothing(t *testing.T) {
 	if res := s.toolResults()[0]; !strings.Contains(res, "agentgate: denied") || !strings.Contains(res, "agentgate approve ") {
 		t.Errorf("exec did not refuse the unarmed ticket with an id: %q", res)
 	}
+	// Codex's result event ends the hook's record: not approved, since
+	// nothing ran, and the ticket is used up.
+	ended := false
+	for _, rec := range w.audit() {
+		if rec.Outcome == "approved_host" {
+			t.Errorf("an approval was recorded though nothing ran: %+v", rec)
+		}
+		ended = ended || rec.Event == "result" && rec.Outcome == "denied" && rec.Harness == "codex"
+	}
+	if !ended {
+		t.Errorf("the hook's record was not ended denied: %+v", w.audit())
+	}
+	if left, _ := filepath.Glob(filepath.Join(w.home, ".local", "state", "agentgate", "hostasked", "*.json")); len(left) > 0 {
+		t.Errorf("the unarmed ticket outlived Codex's result event: %q", left)
+	}
 }

@@ -86,9 +86,9 @@ func TestCodexSandboxAskReachesApproval(t *testing.T) {
 				if res := s.toolResults()[0]; !toldToEscalate(res) || !strings.Contains(res, "agentgate approve ") {
 					t.Fatalf("the model was not told how to be asked, nor given an id: %q", res)
 				}
-				if strings.Contains(squeeze(r.Screen()), squeeze(codexAsks)) {
-					t.Errorf("Codex asked about the call that did not ask to leave its sandbox:\n%s", r.Screen())
-				}
+				// (That Codex did not ask about it, the records show: the
+				// model calls again at once, which Codex may be asking
+				// about by now.)
 				asked = 2
 			}
 			waitForAsk(t, r, s, asked-1)
@@ -111,10 +111,12 @@ func TestCodexSandboxAskReachesApproval(t *testing.T) {
 			if w.exists(filepath.Join(w.project, "built")) {
 				t.Errorf("the build ran though the person said no\n%s", s.summary())
 			}
+			var got []string
 			for _, rec := range w.audit() {
-				if rec.Outcome == "approved_host" {
-					t.Errorf("an approval was recorded though the person said no: %+v", rec)
-				}
+				got = append(got, rec.Event+":"+rec.Outcome)
+			}
+			if want := "escalation:denied_noninteractive escalation:asked_host"; strings.Join(got, " ") != want {
+				t.Errorf("the audit log holds %q, want %q", got, want)
 			}
 		})
 	}
