@@ -69,7 +69,7 @@ func (s shellEvents) decode(data []byte) (Event, error) {
 	ev.script = shparse.Of(ev.Command)
 	if patch, ok := shellPatch(ev.script); ok && s.shellPatch != "" && ev.Kind == Pre {
 		ev.Kind, ev.Command, ev.input = PreFile, "", nil
-		ev.File = &FileUse{Tool: s.shellPatch, Access: FileWrite, Paths: patchPaths(patch)}
+		ev.File = &FileUse{Tool: s.shellPatch, Access: FileWrite, Paths: patchPaths(patch), PatchChanges: patchChanges(patch)}
 		if len(ev.File.Paths) == 0 {
 			return Event{}, malformed("the patch names no file")
 		}

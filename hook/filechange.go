@@ -25,6 +25,10 @@ type WriteChange struct {
 	Whole *string
 	// Edits are the replacements, in order (Edit, MultiEdit, replace).
 	Edits []Edit
+	// Added, set by a Codex patch's "*** Update File:" section, are the
+	// lines it adds, taken as added to the end of the file as it is: a
+	// line-based file (.env) then sets every key the patched file can.
+	Added *string
 }
 
 // Edit replaces Old with New, at its first place or (All) at every one.
@@ -107,6 +111,9 @@ func (c *WriteChange) Apply(now string) (string, bool) {
 	if c.Whole != nil {
 		return *c.Whole, true
 	}
+	if c.Added != nil {
+		return now + "\n" + *c.Added, true
+	}
 	s := now
 	for _, e := range c.Edits {
 		n := 1
@@ -168,4 +175,72 @@ func envFindings(h *Host, file string, data []byte) []EnvFinding {
 		keys = dotenvKeys(data)
 	}
 	return steeringKeys(file, keys)
+}
+
+// patchChanges are what a Codex patch writes into each file it names, by
+// the path in its header: an "*** Add File:" section's content whole; an
+// "*** Update File:" section's added lines, only for a .env file (lines
+// added anywhere set the same keys as lines added at the end; in a JSON
+// file they would not). A path named twice, moved, or in a header the
+// sections below do not read (patchPaths finds markers anywhere in a
+// line) gets no entry: its write is judged without its content.
+func patchChanges(patch string) map[string]*WriteChange {
+	type section struct {
+		add, unknown bool
+		lines        []string
+	}
+	sections := map[string]*section{}
+	var cur *section
+	for _, line := range strings.Split(patch, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		head := strings.TrimSpace(line)
+		if !strings.HasPrefix(head, "***") {
+			if rest, ok := strings.CutPrefix(line, "+"); ok && cur != nil {
+				cur.lines = append(cur.lines, rest)
+			}
+			continue
+		}
+		add, isAdd := strings.CutPrefix(head, "*** Add File:")
+		upd, isUpd := strings.CutPrefix(head, "*** Update File:")
+		to, isMove := strings.CutPrefix(head, "*** Move to:")
+		switch {
+		case isAdd || isUpd:
+			p := strings.TrimSpace(upd)
+			if isAdd {
+				p = strings.TrimSpace(add)
+			}
+			if prev := sections[p]; prev != nil {
+				prev.unknown = true
+				cur = nil
+				continue
+			}
+			cur = &section{add: isAdd}
+			sections[p] = cur
+		case isMove:
+			// The moved file holds the old one's text and this
+			// section's changes: not known here, under either name.
+			if cur != nil {
+				cur.unknown = true
+			}
+			sections[strings.TrimSpace(to)] = &section{unknown: true}
+		default:
+			cur = nil
+		}
+	}
+	out := map[string]*WriteChange{}
+	for p, sec := range sections {
+		if sec.unknown || (!sec.add && !strings.EqualFold(filepath.Base(p), ".env")) {
+			continue
+		}
+		text := strings.Join(sec.lines, "\n")
+		if sec.add {
+			if len(sec.lines) > 0 {
+				text += "\n"
+			}
+			out[p] = &WriteChange{Whole: &text}
+		} else {
+			out[p] = &WriteChange{Added: &text}
+		}
+	}
+	return out
 }

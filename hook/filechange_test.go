@@ -105,3 +105,49 @@ func TestEnvFileFindings(t *testing.T) {
 		}
 	}
 }
+
+// What a Codex patch writes, by the path in its header: an added file
+// whole, an update's added lines for a .env only; a path named twice or
+// moved is not known.
+func TestPatchChanges(t *testing.T) {
+	patch := strings.Join([]string{
+		"*** Begin Patch",
+		"*** Add File: a/.env",
+		"+A=1",
+		"+B=2",
+		"*** Update File: .env",
+		"@@",
+		" KEEP=1",
+		"-OLD=1",
+		"+NEW=1",
+		"*** Update File: src/x.json",
+		"+{}",
+		"*** Add File: twice",
+		"+1",
+		"*** Add File: twice",
+		"+2",
+		"*** Update File: old/.env",
+		"*** Move to: new/.env",
+		"+C=3",
+		"  *** Add File: indented/.env",
+		"+D=4",
+		"*** End Patch",
+	}, "\n")
+	got := patchChanges(patch)
+	want := map[string]string{"a/.env": "A=1\nB=2\n", ".env": "now\nNEW=1", "indented/.env": "D=4\n"}
+	for p, w := range want {
+		c := got[p]
+		if c == nil {
+			t.Errorf("%s: no change", p)
+			continue
+		}
+		if after, ok := c.Apply("now"); !ok || after != w {
+			t.Errorf("%s: Apply = %q, %v; want %q", p, after, ok, w)
+		}
+	}
+	for _, p := range []string{"src/x.json", "twice", "old/.env", "new/.env"} {
+		if c := got[p]; c != nil {
+			t.Errorf("%s: change %+v, want none", p, c)
+		}
+	}
+}

@@ -86,6 +86,9 @@ type FileUse struct {
 	// Change is what a write puts into its file, when the input says it
 	// plainly.
 	Change *WriteChange
+	// PatchChanges are what a Codex patch writes, by the path in its
+	// header (see [patchChanges]).
+	PatchChanges map[string]*WriteChange
 }
 
 var claudeFileTools = map[string]fileTool{
@@ -258,6 +261,7 @@ func decodeFile(tool string, t fileTool, raw json.RawMessage) (*FileUse, error) 
 			return nil, malformed("tool_input.%s is not a string", t.patch)
 		}
 		u.Paths = append(u.Paths, patchPaths(s)...)
+		u.PatchChanges = patchChanges(s)
 	}
 	u.Change = decodeChange(t.change, in)
 	if t.pattern != "" {
@@ -424,7 +428,7 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 				}
 				pat = filepath.Base(cand)
 			}
-			if f, reader := g.hostEnvWrite(u, cands, target); f != nil {
+			if f, reader := g.hostEnvWrite(u, p, cands, target); f != nil {
 				j.Decision = gate.Forbid(j.Decision, gate.Reason{Check: gate.CheckHostEnv, Match: f.Key, Rule: pat,
 					Message: fmt.Sprintf("%s would make %s set %s, which %s; %s exports it to every hook and command it starts, through a shell that acts on it before agentgate runs",
 						u.Tool, shellWord(p), f.Key, f.Why, reader.Title)})
@@ -459,14 +463,18 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 	return j
 }
 
-// hostEnvWrite is the first steering variable a write would make one of
+// hostEnvWrite is the first steering variable a write of p would make one of
 // the hosts' own env files set (see filechange.go), and the host that
 // reads the file, or nil. What the file holds now is read only when it is
 // a regular file (a FIFO planted there must not stall the decision) of
 // modest size; else the change is applied to nothing, which can only find
 // what the tool input itself adds.
-func (g *Gate) hostEnvWrite(u *FileUse, cands []string, target string) (*EnvFinding, *Host) {
-	if u.Change == nil {
+func (g *Gate) hostEnvWrite(u *FileUse, p string, cands []string, target string) (*EnvFinding, *Host) {
+	change := u.Change
+	if u.PatchChanges != nil {
+		change = u.PatchChanges[p]
+	}
+	if change == nil {
 		return nil, nil
 	}
 	for _, c := range cands {
@@ -478,7 +486,7 @@ func (g *Gate) hostEnvWrite(u *FileUse, cands []string, target string) (*EnvFind
 		if b, err := fsutil.ReadRegular(target, 1<<20); err == nil {
 			now = string(b)
 		}
-		after, ok := u.Change.Apply(now)
+		after, ok := change.Apply(now)
 		if !ok {
 			return nil, nil
 		}
