@@ -571,10 +571,13 @@ var sysEntries = []*Entry{
 		Use("-f, --file=FILE", "reads another login file"), Use("-n, --limit=N", "lines"), Use("-s, --since=TIME, -t, --until=TIME, -p, --present=TIME", "times"),
 		Use("--time-format=FORMAT", "time format"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
-	{Words: []string{"zcat"}, Note: "prints decompressed files", Example: "zcat f.gz", Asks: []string{"zcat -o out f.gz"}, Flags: []Flag{
+	{Words: []string{"zcat"}, Note: "prints decompressed files", Example: "zcat f.gz", Asks: []string{"zcat -o out f.gz", "zcat -f -S v .en"}, Flags: []Flag{
 		Use("-f, --force", "also uncompressed input"), Use("-l, --list", "lists"), Use("-q, --quiet", "quiet"), Walks(Tree, "-r, --recursive", "recursive"),
-		Use("-S, --suffix=STRING", "suffix"), Use("--synchronous", "synchronous"), Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"),
+		Use("--synchronous", "synchronous"), Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"),
 		help(), version(),
+		// "zcat -f -S v .en" reads .env: a name that is not there is
+		// opened with the suffix added, a name the gate never judged.
+		Refuse(Unjudged, "-S, --suffix=STRING", "opens each operand with this suffix added, a name that is not judged"),
 	}},
 	{Words: []string{"gzip"}, Note: gzipNote, Example: "gzip -c f", Asks: []string{"gzip f", "gzip -r d"}, Numeric: true, Check: gzipCheck, Flags: gzipFlags},
 	{Words: []string{"gunzip"}, Note: gzipNote, Example: "gunzip -c f", Asks: []string{"gunzip f.gz", "gunzip -f -S .txt f.txt"}, Numeric: true, Check: gzipCheck, Flags: gzipFlags},
@@ -851,7 +854,9 @@ var gzipFlags = []Flag{
 	Use("-c, --stdout, --to-stdout", "writes to standard output"), Use("-d, --decompress, --uncompress", "decompresses"),
 	Use("-f, --force", "also links and uncompressed input"), Use("-k, --keep", "keeps input files"), Use("-l, --list", "lists"),
 	Use("-n, --no-name, -N, --name", "names"), Use("-q, --quiet", "quiet"), Walks(Tree, "-r, --recursive", "recursive"),
-	Use("--rsyncable", "rsync-friendly"), Use("-S, --suffix=STRING", "suffix"), Use("--synchronous", "synchronous"),
+	Use("--rsyncable", "rsync-friendly"), Use("--synchronous", "synchronous"),
+	// "gzip -dcf -S v .en" reads .env (see zcat's).
+	Refuse(Unjudged, "-S, --suffix=STRING", "opens each operand with this suffix added, a name that is not judged"),
 	Use("-t, --test", "tests"), Use("-v, --verbose", "verbose"), Use("--fast, --best", "level"), Use("-L, --license", "license"),
 	Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 }

@@ -1,6 +1,9 @@
 package allowlist
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Text and file readers: GNU coreutils, findutils, grep, diffutils,
 // util-linux, binutils strings, vim's xxd, file(1), tree, ripgrep. Each
@@ -231,7 +234,7 @@ var textEntries = []*Entry{
 	{Words: []string{"echo"}, Note: "prints its arguments", Example: "echo x", Asks: []string{"echo -x y"}, KeepFlags: true, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-n", "no newline"), Use("-e", "interprets escapes"), Use("-E", "no escapes"),
 	}},
-	{Words: []string{"strings"}, Note: "prints printable strings in files", Example: "strings f", Asks: []string{"strings @args"}, Numeric: true, Check: atFileCheck, Flags: []Flag{
+	{Words: []string{"strings"}, Note: "prints printable strings in files", Example: "strings f", Asks: []string{"strings @args", "strings -s @args f"}, Numeric: true, Check: atFileCheck, Flags: []Flag{
 		Use("-a, --all", "whole file"), Use("-d, --data", "data sections"), Use("-f, --print-file-name", "file names"),
 		Use("-n, --bytes=N", "minimum length"), Use("-t, --radix=RADIX", "offset radix"),
 		Use("-w, --include-all-whitespace", "whitespace"), Use("-o", "octal offsets"), Use("-T, --target=NAME", "binary format"),
@@ -246,9 +249,9 @@ var textEntries = []*Entry{
 	{Words: []string{"tree"}, Note: "lists directories as a tree", Example: "tree d", Asks: []string{"tree -o out d", "tree -R -H . d", "tree --fromfile list"}, SingleDash: true, NamesOnly: true, Flags: []Flag{
 		Use("-a", "all files"), Use("-d", "directories only"), Use("-l", "follows symlinks"), Use("-f", "full paths"),
 		Use("-x", "one file system"), Use("-L N", "depth"), Use("-P PATTERN", "lists only names matching"),
-		Use("-I PATTERN", "hides names matching"), Use("--gitignore", "uses .gitignore"), Use("--gitfile=FILE", "reads ignore patterns from FILE"),
+		Use("-I PATTERN", "hides names matching"), Walks(Tree|Dot, "--gitignore", "uses .gitignore"), Use("--gitfile=FILE", "reads ignore patterns from FILE"),
 		Use("--ignore-case", "folds case"), Use("--matchdirs", "patterns on directories"), Use("--metafirst", "metadata first"),
-		Use("--prune", "prunes empty directories"), Use("--info", "prints .info comments"), Use("--infofile=FILE", "reads comments from FILE"),
+		Use("--prune", "prunes empty directories"), Walks(Tree|Dot, "--info", "prints .info comments"), Use("--infofile=FILE", "reads comments from FILE"),
 		Use("--noreport", "no report"), Use("--charset=NAME", "charset"), Use("--filelimit=N", "file limit"),
 		Use("-q", "? for non-printing"), Use("-N", "as is"), Use("-Q", "quotes"), Use("-p", "permissions"), Use("-u", "owner"),
 		Use("-g", "group"), Use("-s", "size"), Use("-h", "human sizes"), Use("--si", "powers of 1000"), Use("--du", "directory sizes"),
@@ -438,11 +441,21 @@ var rgEntry = &Entry{Words: []string{"rg"}, Note: "searches file contents (ripgr
 		Use("--no-pre", "no preprocessor"), Use("--no-search-zip", "no decompression"),
 	}}
 
-// atFileCheck refuses "@FILE" operands: binutils programs read more
+// atFileCheck refuses "@FILE" words: binutils programs read more
 // options from the file (strings @list could hold "--target" or further
-// files), which the table cannot see.
+// files), which the table cannot see. libiberty's expandargv replaces
+// every argument that starts with "@", a flag's value too: "strings -s
+// @list f" and "strings -T @list f" read list's words as arguments, and
+// printed a key named there. So every value is looked at, strings
+// included, not only operands and paths.
 func atFileCheck(c *Call) *Refusal {
-	for _, w := range append(c.Operands, c.Paths...) {
+	words := slices.Concat(c.Operands, c.Paths, c.Strings)
+	for _, u := range c.Flags {
+		if u.HasValue {
+			words = append(words, u.Value)
+		}
+	}
+	for _, w := range words {
 		if strings.HasPrefix(w, "@") {
 			return refuse(w, "reads more options and file names from %s", w[1:])
 		}
@@ -496,8 +509,25 @@ var versions = []struct{ prog, flag, ask string }{
 	{"mvn", "--version", "mvn --version deploy"}, {"gradle", "--version", "gradle --version build"},
 }
 
+// mvnHazards are the files of the project Maven's launcher reads before
+// it prints anything: bin/mvn puts the words of the first .mvn/jvm.config
+// it finds, from the working directory up, on java's command line, so a
+// jvm.config linked to a key printed it ("Could not find or load main
+// class SECRET"), and one holding "-javaagent:x.jar" or "@FILE" runs code
+// or reads a file; .mvn/maven.config adds Maven options and
+// .mvn/extensions.xml loads extensions.
+var mvnHazards = []Hazard{
+	{File: ".mvn/jvm.config", Why: "Maven's launcher puts its words on java's command line (an agent, an @file), whatever the Maven command"},
+	{File: ".mvn/maven.config", Why: "Maven reads more options from it"},
+	{File: ".mvn/extensions.xml", Why: "Maven loads the extensions it names"},
+}
+
 // versionEntry is the entry of one of versions.
 func versionEntry(prog, flag, ask string) *Entry {
+	hs := versionHazards
+	if prog == "mvn" {
+		hs = slices.Concat(versionHazards, mvnHazards)
+	}
 	return &Entry{Words: []string{prog, flag}, Note: "prints the version", Example: prog + " " + flag,
-		Asks: []string{ask}, Operands: Operands{None: true}, Hazards: versionHazards}
+		Asks: []string{ask}, Operands: Operands{None: true}, Hazards: hs}
 }
