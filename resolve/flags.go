@@ -143,8 +143,14 @@ func (r *resolver) recursive(argv []string) {
 			roots = append(roots, ".")
 		}
 	}
-	if path.Base(argv[0]) == "rg" && !hidden && r.unignores(roots) {
-		hidden = true
+	if path.Base(argv[0]) == "rg" {
+		if p := r.specialIgnore(roots); p != "" {
+			r.add(gate.Reason{Check: gate.CheckSensitive, Match: p, Source: "recursive read",
+				Message: fmt.Sprintf("rg reads the ignore files of the directories above the trees it searches, and %s is a special file: reading it may block or never end", p)})
+		}
+		if !hidden && r.unignores(roots) {
+			hidden = true
+		}
 	}
 	r.walkRoots(roots, hidden, w&allowlist.Follows != 0, only)
 }

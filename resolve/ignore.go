@@ -73,6 +73,55 @@ func (r *resolver) unignores(roots []string) bool {
 	return false
 }
 
+// specialIgnore is an ignore file rg would read above the trees it
+// searches (in a directory of the way up from a root, or the info/exclude
+// of such a directory's repository) that is there but no regular file, or
+// "" when there is none. The walk sees the files inside the trees; a FIFO
+// .gitignore in a parent, or .git/info/exclude of the repository when rg
+// searches a subdirectory, held rg until its time limit.
+func (r *resolver) specialIgnore(roots []string) string {
+	for _, root := range roots {
+		abs := r.lexical(root)
+		if abs == "" {
+			continue
+		}
+		// A directory's own files are the walk's; a file's directory is
+		// looked at too, which only widens it.
+		if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+			if abs = path.Dir(abs); abs == r.lexical(root) {
+				continue // "/": nothing above
+			}
+		} else {
+			abs = path.Dir(abs)
+		}
+		for d := abs; ; d = path.Dir(d) {
+			for _, name := range ignoreFiles {
+				if p := path.Join(d, name); special(p) {
+					return p
+				}
+			}
+			dotGit := path.Join(d, ".git")
+			if special(dotGit) {
+				return dotGit
+			}
+			if p := path.Join(dotGit, "info", "exclude"); isDir(dotGit) && special(p) {
+				return p
+			}
+			if d == "/" || d == "." {
+				break
+			}
+		}
+	}
+	return ""
+}
+
+// special reports whether p is there (links followed) and is neither a
+// regular file nor a directory: a FIFO, socket or device.
+func special(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
+}
+
 func dirWhitelists(dir string) bool {
 	for _, name := range ignoreFiles {
 		if fileWhitelists(path.Join(dir, name)) {

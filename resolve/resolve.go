@@ -184,6 +184,7 @@ func (r *resolver) command(argv []string, depth int) {
 			r.path(w, c, slices.Contains(listed, w))
 		}
 	}
+	r.suffixed(argv[0], paths)
 	for _, rd := range readings {
 		r.flagFiles(rd[1:])
 		r.recursive(rd)
@@ -194,6 +195,33 @@ func (r *resolver) command(argv []string, depth int) {
 	for _, inner := range r.runs(argv) {
 		if len(inner) > 0 {
 			r.command(inner, depth+1)
+		}
+	}
+}
+
+// openSuffixes are what a program adds to an operand that names nothing
+// before it opens it: gzip -d, gunzip and zcat try NAME.gz, NAME-z ...
+// ("zcat -f kk" printed a planted kk.gz that was a link to a key), and
+// unzip NAME.zip and NAME.ZIP (a FIFO there held "unzip -l q").
+var openSuffixes = map[string][]string{
+	"zcat":   gzipSuffixes,
+	"gzip":   gzipSuffixes,
+	"gunzip": gzipSuffixes,
+	"unzip":  {".zip", ".ZIP"},
+}
+
+// gzipSuffixes are gzip 1.x's (open_input_file and get_suffix), wider.
+var gzipSuffixes = []string{".gz", ".z", "-z", ".Z", "-gz", "_z", ".tgz", ".taz"}
+
+// suffixed judges, for a program that opens NAME plus a suffix when NAME
+// is not there, each such name of its path words, as the word itself is.
+func (r *resolver) suffixed(prog string, words []string) {
+	for _, sfx := range openSuffixes[path.Base(prog)] {
+		for _, w := range words {
+			if w == "" || w == "-" || strings.HasPrefix(w, "-") {
+				continue
+			}
+			r.path(w, w+sfx, false)
 		}
 	}
 }
