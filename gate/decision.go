@@ -191,11 +191,18 @@ func Escalate(d Decision, why Reason) Decision {
 	if d.verdict != Allow {
 		return d
 	}
-	e := ask(why, d.reasons...)
-	e.argv, e.literal, e.commands, e.redirects, e.severity, e.segments = d.argv, d.literal, d.commands, d.redirects, d.severity, d.segments
-	e.unread, e.globless = d.unread, d.globless
+	e := ask(why, d.reasons...).reading(d)
 	e.sticky = true
 	return e
+}
+
+// reading is d with what src read of the text (its words, commands,
+// redirects, segments, severity and how they were read), for a decision
+// raised above src by a reason found outside the text.
+func (d Decision) reading(src Decision) Decision {
+	d.argv, d.literal, d.commands, d.redirects, d.severity, d.segments = src.argv, src.literal, src.commands, src.redirects, src.severity, src.segments
+	d.unread, d.globless = src.unread, src.globless
+	return d
 }
 
 // MaxWords bounds [Decision.Words].
@@ -343,9 +350,7 @@ func Forbid(d Decision, why Reason) Decision {
 	if d.verdict == Deny {
 		return d
 	}
-	f := deny(why, d.reasons...)
-	f.argv, f.literal, f.commands, f.redirects, f.severity, f.segments = d.argv, d.literal, d.commands, d.redirects, d.severity, d.segments
-	f.unread, f.globless = d.unread, d.globless
+	f := deny(why, d.reasons...).reading(d)
 	f.sticky = true
 	return f
 }

@@ -926,17 +926,14 @@ func (v *vetter) stateFiles(repo repository) {
 			if err != nil {
 				return nil
 			}
-			switch {
-			case fi.Mode()&os.ModeSymlink != 0:
-				v.out = append(v.out, Finding{Key: name, File: p, Why: "is a symbolic link: git would read and print whatever it points to"})
-			case fi.Mode()&os.ModeSocket != 0:
+			if fi.Mode()&os.ModeSocket != 0 {
 				// git's fsmonitor daemon listens here; nothing reads it
 				// as a file, and open(2) of a socket fails at once.
-			case !fi.Mode().IsRegular():
-				v.out = append(v.out, Finding{Key: name, File: p, Why: "is not a regular file: git would block reading it"})
-			case fsutil.Links(fi) > 1:
-				v.out = append(v.out, Finding{Key: name, File: p, Why: "is a hard link: another name for a file that may hold secrets"})
-			case name == "gitdir" && root == repo.gitDir:
+				return nil
+			}
+			if why := stateFileProblem(fi, true); why != "" {
+				v.out = append(v.out, Finding{Key: name, File: p, Why: why})
+			} else if name == "gitdir" && root == repo.gitDir {
 				v.pathFile(repo, root, p, name)
 			}
 			return nil
@@ -986,13 +983,8 @@ func (v *vetter) objectFiles(root string) {
 			if err != nil {
 				return nil
 			}
-			switch {
-			case fi.Mode()&os.ModeSymlink != 0:
-				v.out = append(v.out, Finding{Key: name, File: p, Why: "is a symbolic link: git would read it and quote whatever it points to"})
-			case !fi.Mode().IsRegular():
-				v.out = append(v.out, Finding{Key: name, File: p, Why: "is not a regular file: git would block reading it"})
-			case dir == "info" && fsutil.Links(fi) > 1:
-				v.out = append(v.out, Finding{Key: name, File: p, Why: "is a hard link: another name for a file that may hold secrets"})
+			if why := stateFileProblem(fi, dir == "info"); why != "" {
+				v.out = append(v.out, Finding{Key: name, File: p, Why: why})
 			}
 			return nil
 		})
@@ -1000,6 +992,23 @@ func (v *vetter) objectFiles(root string) {
 			v.out = append(v.out, Finding{Key: "objects", File: top, Why: "cannot be walked: " + err.Error()})
 		}
 	}
+}
+
+// stateFileProblem says why git's reading of a state file could leak or
+// block: a symbolic link (git reads, and prints or quotes, whatever it
+// points to), anything but a regular file (a FIFO blocks it), or, where
+// hardLinks says so, a file with other names (one may be a secret's).
+// It is "" for a file git may read.
+func stateFileProblem(fi os.FileInfo, hardLinks bool) string {
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		return "is a symbolic link: git would read and print whatever it points to"
+	case !fi.Mode().IsRegular():
+		return "is not a regular file: git would block reading it"
+	case hardLinks && fsutil.Links(fi) > 1:
+		return "is a hard link: another name for a file that may hold secrets"
+	}
+	return ""
 }
 
 // pathFile judges a state file that names a path: inside the repository
