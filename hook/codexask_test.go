@@ -454,3 +454,35 @@ func TestCodexResultUsesTicketUp(t *testing.T) {
 		t.Errorf("records %q, want %q", outcomes, want)
 	}
 }
+
+// A result event whose command is not the marked rewrite of the kept
+// ask (here the call id of a call the person said no to, used again for
+// an allowed command: Codex sends no event for a no) must not end that
+// ask approved: exec never claimed its ticket, and it never ran.
+func TestCodexResultOfAnotherCommandApprovesNothing(t *testing.T) {
+	g, proj, transcript := codexAskGate(t)
+	_, c := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, transcript)))
+	if r := handle(t, g, Codex, codexEvent("PermissionRequest", c, proj, transcript)); r.Code != 0 {
+		t.Fatalf("PermissionRequest: %d %q", r.Code, r.Stderr)
+	}
+	// The person says no: Codex sends nothing. The same call id again:
+	d, ls := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "ls", proj, transcript)))
+	if d != "allow" {
+		t.Fatalf("ls: %q %q", d, ls)
+	}
+	handle(t, g, Codex, codexEvent("PostToolUse", ls, proj, transcript))
+	for _, rec := range g.records(t) {
+		if rec.Outcome == "approved_host" {
+			t.Errorf("the ask the person said no to is recorded approved, by another command's result: %+v", rec)
+		}
+	}
+	// Its own result, should one come, still ends it.
+	handle(t, g, Codex, codexEvent("PostToolUse", c, proj, transcript))
+	var outcomes []string
+	for _, rec := range g.records(t) {
+		outcomes = append(outcomes, rec.Event+":"+rec.Outcome)
+	}
+	if want := []string{"escalation:asked_host", "result:denied"}; !slices.Equal(outcomes, want) {
+		t.Errorf("records %q, want %q", outcomes, want)
+	}
+}

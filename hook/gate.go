@@ -405,9 +405,9 @@ func (g *Gate) result(h *Host, ev Event) {
 	// exec inside Codex's sandbox, where it can claim nothing and write
 	// nothing). Either way the ticket is used up now, by this hook, which
 	// runs outside the sandbox.
-	unclaimed := false
+	unclaimed, marked := false, false
 	if ticket, ok := codexMarkedTicket(g.Self, ev.Command); ok && h.AskVia != nil && ev.Kind == Post {
-		unclaimed = g.Engine.HostTicketLive(ticket)
+		unclaimed, marked = g.Engine.HostTicketLive(ticket), true
 		g.Engine.DropHostTicketBySecret(ticket)
 	}
 	x, ok := g.Engine.Resume(g.Config, g.session(ev), ev.ToolUseID)
@@ -418,6 +418,13 @@ func (g *Gate) result(h *Host, ev Event) {
 	switch {
 	case ev.Kind == Denied:
 		outcome = audit.OutcomeDeniedHost
+	case h.AskVia != nil && outcome == audit.OutcomeAskedHost && !marked:
+		// The result of another command under the same tool-use id (the
+		// model's call id again, for a call the person said no to: Codex
+		// sends no event for a no). It is not this ask's result: keep the
+		// ask for its own.
+		_ = x.Later()
+		return
 	case unclaimed && outcome == audit.OutcomeAskedHost:
 		// The person was asked, but exec did not run the command.
 		outcome = audit.OutcomeDenied
