@@ -36,6 +36,9 @@ type standIn struct {
 	// argsFor, when set, adds the arguments of the nth call (from 1) to
 	// args (Responses API).
 	argsFor func(n int) obj
+	// callID, when set, is the call id of the nth shell call (Responses
+	// API): a model API that gives one id twice.
+	callID func(n int) string
 
 	// again, when set, sees each tool result and says whether the model
 	// asks for the same command once more (the retry after an
@@ -359,7 +362,11 @@ func responsesAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byt
 				}
 			}
 			args, _ := json.Marshal(call)
-			item = obj{"type": "function_call", "id": fmt.Sprintf("fc_e2e_%d", n), "call_id": fmt.Sprintf("call_e2e_%d", n),
+			callID := fmt.Sprintf("call_e2e_%d", n)
+			if s.callID != nil {
+				callID = s.callID(n)
+			}
+			item = obj{"type": "function_call", "id": fmt.Sprintf("fc_e2e_%d", n), "call_id": callID,
 				"name": "exec_command", "arguments": string(args), "status": "completed"}
 		}
 	}
