@@ -2,12 +2,15 @@ package allowlist
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
+
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // HazardEnv is what [Hazards] looks at: the working directory, the home
@@ -88,6 +91,9 @@ func (h Hazard) present(env HazardEnv) bool {
 	if h.Env != "" {
 		return getenv(h.Env) != ""
 	}
+	if h.Plain {
+		return h.notPlain(env)
+	}
 	for _, p := range h.paths(env) {
 		data, found := readHazardFile(p)
 		if !found {
@@ -112,6 +118,84 @@ func (h Hazard) present(env HazardEnv) bool {
 		}
 	}
 	return false
+}
+
+// notPlain reports a Plain hazard's file, found in the working directory
+// or a parent, that is not a plain file, or one its Also names that is not.
+func (h Hazard) notPlain(env HazardEnv) bool {
+	for _, p := range h.paths(env) {
+		found, plain := plainFile(p)
+		if !found {
+			continue
+		}
+		if !plain {
+			return true
+		}
+		if h.Also == nil {
+			continue
+		}
+		data, _ := readHazardFile(p)
+		more, unsure := h.Also(filepath.Dir(p), data)
+		if unsure {
+			return true
+		}
+		for _, m := range more {
+			if found, plain := plainFile(m); found && !plain {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// plainFile tells whether something is at p, and whether it is a regular
+// file with one name (not a link, not a hard link, not a FIFO).
+func plainFile(p string) (found, plain bool) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return !os.IsNotExist(err), false
+	}
+	return true, fi.Mode().IsRegular() && fsutil.Links(fi) == 1
+}
+
+// npmWorkspaces are the package.json files of the workspaces a root
+// package.json declares ("workspaces": [...] or {"packages": [...]}),
+// which npm reads and quotes as it does the root's; a pattern
+// filepath.Glob does not read as npm does (**, braces) is unsure.
+func npmWorkspaces(dir string, data []byte) ([]string, bool) {
+	var pkg struct {
+		Workspaces json.RawMessage `json:"workspaces"`
+	}
+	if json.Unmarshal(data, &pkg) != nil || len(pkg.Workspaces) == 0 {
+		return nil, false // npm fails on it without quoting another file
+	}
+	var pats []string
+	if json.Unmarshal(pkg.Workspaces, &pats) != nil {
+		var obj struct {
+			Packages []string `json:"packages"`
+		}
+		if json.Unmarshal(pkg.Workspaces, &obj) != nil {
+			return nil, true
+		}
+		pats = obj.Packages
+	}
+	var out []string
+	for _, pat := range pats {
+		if strings.HasPrefix(pat, "!") {
+			continue // an exclusion adds no directory
+		}
+		if strings.Contains(pat, "**") || strings.ContainsAny(pat, "{}") {
+			return nil, true
+		}
+		dirs, err := filepath.Glob(filepath.Join(dir, pat))
+		if err != nil {
+			return nil, true
+		}
+		for _, d := range dirs {
+			out = append(out, filepath.Join(d, "package.json"))
+		}
+	}
+	return out, false
 }
 
 // paths are where the hazard's file is looked for.

@@ -50,6 +50,29 @@ func TestHazards(t *testing.T) {
 			write(t, filepath.Join(proj, "go.mod"), "module x\n\ngo 1.22\n")
 		}, nil, "go list ./...", ""},
 		{"GOFLAGS", nil, map[string]string{"GOFLAGS": "-toolexec=./evil"}, "go list ./...", "toolexec"},
+		{"go.mod a link to .env", func(t *testing.T, proj, _ string) {
+			write(t, filepath.Join(proj, ".env"), "TOKEN=x\n")
+			if err := os.Symlink(".env", filepath.Join(proj, "go.mod")); err != nil {
+				t.Fatal(err)
+			}
+		}, nil, "go list -m", "symbolic link"},
+		{"package.json of a workspace a link", func(t *testing.T, proj, home string) {
+			write(t, filepath.Join(proj, "package.json"), `{"name":"p","workspaces":["pkgs/*"]}`)
+			write(t, filepath.Join(home, "key"), "k\n")
+			if err := os.MkdirAll(filepath.Join(proj, "pkgs/a"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(home, "key"), filepath.Join(proj, "pkgs/a/package.json")); err != nil {
+				t.Fatal(err)
+			}
+		}, nil, "npm ls", "symbolic link"},
+		{"package.json with plain workspaces", func(t *testing.T, proj, _ string) {
+			write(t, filepath.Join(proj, "package.json"), `{"name":"p","workspaces":["pkgs/*"]}`)
+			write(t, filepath.Join(proj, "pkgs/a/package.json"), `{"name":"a"}`)
+		}, nil, "npm ls", ""},
+		{"workspaces by a pattern npm reads otherwise", func(t *testing.T, proj, _ string) {
+			write(t, filepath.Join(proj, "package.json"), `{"name":"p","workspaces":["pkgs/**"]}`)
+		}, nil, "npm ls", "symbolic link"},
 		{"kubeconfig exec plugin", func(t *testing.T, _, home string) {
 			write(t, filepath.Join(home, ".kube/config"), "users:\n- name: u\n  user:\n    exec:\n      command: ./evil\n")
 		}, nil, "kubectl get pods", "plugin"},

@@ -44,7 +44,17 @@ type Hazard struct {
 	// mere presence is the hazard.
 	Contains []string
 	Match    func(data []byte) bool
-	Why      string
+	// Plain, when set, makes File a hazard only when, where present, it
+	// is not a plain file: a symbolic link, a hard link (another name
+	// for a file) or not a regular file. The program parses the file and
+	// quotes in its error the lines it cannot parse ("go.mod:1: unknown
+	// directive: TOKEN=..."), so a manifest that is another name for a
+	// key or an .env printed it. Also, when set, names more files (from
+	// the directory holding a plain File and its contents) that must be
+	// plain too: npm's workspaces; unsure asks.
+	Plain bool
+	Also  func(dir string, data []byte) (more []string, unsure bool)
+	Why   string
 }
 
 // PackSandbox is the confinement level of pack rules.
@@ -772,6 +782,7 @@ var packs = &onceValue[[]*Pack]{make: func() []*Pack {
 				{File: ".yarnrc", Why: "a project .yarnrc can name a yarn release (yarn-path), which yarn runs"},
 				{File: ".pnpmfile.cjs", Why: "pnpm runs the hooks of a project .pnpmfile.cjs"},
 				{File: "package.json", Contains: []string{`"packageManager"`}, Why: "corepack downloads and runs the package manager release package.json names"},
+				{File: "package.json", Plain: true, Also: npmWorkspaces, Why: "a package.json (the project's or a workspace's) is a symbolic link, a hard link or not a regular file: npm quotes what it cannot parse, so it would print the file it names (a key, .env)"},
 				{Env: "NPM_CONFIG_USERCONFIG", Why: "npm reads another configuration"},
 				{Env: "NODE_OPTIONS", Why: "node runs with extra options, which can load code"},
 			}},
@@ -791,6 +802,7 @@ var packs = &onceValue[[]*Pack]{make: func() []*Pack {
 			Hazards: []Hazard{
 				{File: "go.mod", Contains: []string{"toolchain"}, Why: "go.mod names a toolchain, which go downloads and runs"},
 				{File: "go.work", Why: "go.work changes the modules used (and can name a toolchain)"},
+				{File: "go.mod", Plain: true, Why: "go.mod is a symbolic link, a hard link or not a regular file: go quotes the lines it cannot parse, so it would print the file it names (a key, .env)"},
 				{Env: "GOFLAGS", Why: "GOFLAGS can add -toolexec and other flags"},
 				{Env: "GOTOOLCHAIN", Why: "selects a toolchain to download and run"},
 				{Env: "GOENV", Why: "go reads another settings file"},
@@ -801,6 +813,7 @@ var packs = &onceValue[[]*Pack]{make: func() []*Pack {
 			Hazards: []Hazard{
 				{File: ".cargo/config.toml", Why: "cargo configuration can set build.rustc, rustc-wrapper and runners (programs cargo runs)"},
 				{File: ".cargo/config", Why: "cargo configuration can set build.rustc, rustc-wrapper and runners (programs cargo runs)"},
+				{File: "Cargo.toml", Plain: true, Why: "a Cargo.toml is a symbolic link, a hard link or not a regular file: cargo quotes the lines it cannot parse, so it would print the file it names (a key, .env)"},
 				{File: "rust-toolchain.toml", Why: "rustup runs the toolchain the project names (a path can name any program)"},
 				{File: "rust-toolchain", Why: "rustup runs the toolchain the project names"},
 				{Env: "RUSTC", Why: "cargo runs this rustc"}, {Env: "RUSTC_WRAPPER", Why: "cargo runs this wrapper"},
