@@ -444,10 +444,15 @@ func dockerLike(prog string) []*Entry {
 		docker(prog, "compose version", "prints the compose version", composeFlags...), docker(prog, "compose port", "prints a published port", composeFlags...),
 		docker(prog, "compose events", "prints compose events", composeFlags...),
 		func() *Entry {
-			e := docker(prog, "compose config --services", "lists the names in the compose files (--services, --volumes, --profiles, --images, --networks only: the whole config holds environment values)",
-				Use("--services, --volumes, --profiles, --images, --networks", "names"), Use("-q, --quiet", "quiet"))
+			// Only the names compose does not interpolate: service,
+			// volume and network names are keys. An image or a profile
+			// is a value, filled in from the environment and the
+			// project's .env ("image: x:${TOKEN}" printed the token,
+			// a red team's lead), as the whole config is.
+			e := docker(prog, "compose config --services", "lists the names in the compose files (--services, --volumes, --networks only: the whole config, images and profiles hold environment values)",
+				Use("--services, --volumes, --networks", "names"), Use("-q, --quiet", "quiet"))
 			e.Check = func(c *Call) *Refusal {
-				if !c.Has("--services", "--volumes", "--profiles", "--images", "--networks") {
+				if !c.Has("--services", "--volumes", "--networks") {
 					return refuse(c.Entry.Name(), "prints the whole configuration, environment values included")
 				}
 				return nil
