@@ -30,7 +30,11 @@ func (e *Engine) Answer(j *Judgement, res prompt.Result) Route {
 		if !remembers(j.Decision) {
 			return ""
 		}
-		if err := e.Sessions(j.Config).Remember(j.Session, j.Request.Text, j.Cwd, verdict, now); err != nil {
+		var links []string
+		if verdict == session.Allowed {
+			links = linkedWords(j)
+		}
+		if err := e.Sessions(j.Config).Remember(j.Session, j.Request.Text, j.Cwd, verdict, now, links...); err != nil {
 			return fmt.Sprintf("the answer was not remembered for the session: %v", err)
 		}
 		return ""

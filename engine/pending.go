@@ -295,6 +295,14 @@ func resolvedWords(j *Judgement) []string {
 	return *j.binding
 }
 
+// linkedWords is what a "for this session" answer to j holds for: the
+// words of its whole text that reach their files through symbolic links,
+// with the files they reach ([resolve.Links]). A retry whose words go
+// through a link the answer did not see is a new question.
+func linkedWords(j *Judgement) []string {
+	return resolve.Links(diskOptions(j), j.Decision.Segments())
+}
+
 // Unbound reports whether no approval of j can hold for a later run:
 // where its cd goes cannot be followed, or its words are not read as bash
 // reads them, so what they reach then is not known ([resolve.Unbound],

@@ -79,7 +79,7 @@ func (e *Engine) Route(j *Judgement) Route {
 		if err != nil {
 			warning = err.Error()
 		}
-		if v, ok := e.Sessions(cfg).Remembered(st, j.Request.Text, j.Cwd, now); ok {
+		if v, ok := e.Sessions(cfg).Remembered(st, j.Request.Text, j.Cwd, now, func() []string { return linkedWords(j) }); ok {
 			switch {
 			case v != session.Allowed:
 				return Route{Action: Refuse, Outcome: audit.OutcomeDeniedBySession, Context: "denied earlier in this session", Warning: warning}

@@ -478,3 +478,46 @@ func (r *resolver) lexicalFrom(dir, c string) string {
 	defer r.at(saved)
 	return r.lexical(c)
 }
+
+// Links lists, for every word of the text that reaches an existing file
+// through a symbolic link where its part runs, the word and the file it
+// reaches: what a "for this session" answer holds for. Unlike [Binding]
+// it ignores what the files hold, which a session's work changes, and
+// holds only where the words lead: "cat notes.txt > out.txt" allowed for
+// the session, then out.txt swapped for a link to ~/.local/bin/tool,
+// wrote the tool (a red team's). A word whose links cannot be followed
+// is listed as unknown; past [MaxBinding] words a digest ends the list.
+func Links(o Options, segments [][]string) []string {
+	var out []string
+	seen := map[string]bool{}
+	all := sha256.New()
+	followed, _, _ := words(o, segments, func(r *resolver, w, c string) {
+		abs := r.lexical(c)
+		if abs == "" || seen[abs] {
+			return
+		}
+		seen[abs] = true
+		if _, err := os.Lstat(abs); err != nil {
+			return
+		}
+		entry := ""
+		if _, real, err := fsutil.Walk(abs); err != nil {
+			entry = w + "\x00?" + err.Error()
+		} else if real != abs {
+			entry = w + "\x00" + real
+		} else {
+			return
+		}
+		all.Write([]byte(entry + "\n"))
+		if len(out) < MaxBinding {
+			out = append(out, entry)
+		}
+	})
+	if !followed {
+		out = append(out, "\x00cd")
+	}
+	if len(out) >= MaxBinding {
+		out = append(out, fmt.Sprintf("\x00all %x", all.Sum(nil)))
+	}
+	return out
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/agentgate/agentgate/internal/fsutil"
@@ -36,6 +37,11 @@ type Entry struct {
 	Cwd     string    `json:"cwd,omitempty"`
 	Verdict string    `json:"verdict,omitempty"`
 	Time    time.Time `json:"time"`
+	// Links are the words of an allowed command that reached their files
+	// through symbolic links when the person answered, each with the file
+	// it reached: the answer holds only while the command's words lead
+	// nowhere else.
+	Links []string `json:"links,omitempty"`
 }
 
 // Store keeps session state in Dir, one file per session, each written
@@ -77,15 +83,39 @@ func (s Store) Load(id string) (State, error) {
 }
 
 // Remembered returns the "for this session" verdict for the exact command
-// text in the directory cwd, if one is still fresh.
-func (s Store) Remembered(st State, command, cwd string, now time.Time) (string, bool) {
+// text in the directory cwd, if one is still fresh. An allow holds only
+// while links, called once it is needed, lists no link the person's
+// answer did not ([Entry.Links]): a word swapped for a link since leads
+// to a file nobody approved. links may be nil: no word goes through one.
+func (s Store) Remembered(st State, command, cwd string, now time.Time, links func() []string) (string, bool) {
+	var cur []string
+	looked := false
 	for i := len(st.Entries) - 1; i >= 0; i-- {
 		e := st.Entries[i]
-		if e.Command == command && e.Cwd == cwd && now.Sub(e.Time) < s.TTL && !e.Time.After(now) {
-			return e.Verdict, e.Verdict == Allowed || e.Verdict == Denied
+		if e.Command != command || e.Cwd != cwd || now.Sub(e.Time) >= s.TTL || e.Time.After(now) {
+			continue
 		}
+		if e.Verdict == Allowed && links != nil {
+			if !looked {
+				cur, looked = links(), true
+			}
+			if !subset(cur, e.Links) {
+				continue
+			}
+		}
+		return e.Verdict, e.Verdict == Allowed || e.Verdict == Denied
 	}
 	return "", false
+}
+
+// subset reports whether every entry of a is in b.
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // RecentDenials counts the denials of the exact command within Window.
@@ -115,10 +145,12 @@ func (s Store) Update(id string, now time.Time, fn func(*State)) error {
 	})
 }
 
-// Remember records a "for this session" answer for command in cwd.
-func (s Store) Remember(id, command, cwd, verdict string, now time.Time) error {
+// Remember records a "for this session" answer for command in cwd; links
+// are the words that reached their files through links then
+// ([Entry.Links]).
+func (s Store) Remember(id, command, cwd, verdict string, now time.Time, links ...string) error {
 	return s.Update(id, now, func(st *State) {
-		st.Entries = append(st.Entries, Entry{Command: command, Cwd: cwd, Verdict: verdict, Time: now})
+		st.Entries = append(st.Entries, Entry{Command: command, Cwd: cwd, Verdict: verdict, Time: now, Links: links})
 	})
 }
 

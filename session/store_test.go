@@ -29,21 +29,21 @@ func TestRememberAndExpire(t *testing.T) {
 		t.Fatal(err)
 	}
 	for cmd, want := range map[string]string{"make test": session.Allowed, "rm -rf build": session.Denied} {
-		if v, ok := s.Remembered(st, cmd, "/p", now.Add(time.Hour)); !ok || v != want {
+		if v, ok := s.Remembered(st, cmd, "/p", now.Add(time.Hour), nil); !ok || v != want {
 			t.Errorf("%q: %q %v; want %q", cmd, v, ok, want)
 		}
 	}
-	if _, ok := s.Remembered(st, "make test ", "/p", now); ok {
+	if _, ok := s.Remembered(st, "make test ", "/p", now, nil); ok {
 		t.Error("a different text matched: only the exact command text may")
 	}
-	if _, ok := s.Remembered(st, "make test", "/elsewhere", now); ok {
+	if _, ok := s.Remembered(st, "make test", "/elsewhere", now, nil); ok {
 		t.Error("an answer given in /p applies in another directory, where the same words reach other files")
 	}
-	if _, ok := s.Remembered(st, "make test", "/p", now.Add(13*time.Hour)); ok {
+	if _, ok := s.Remembered(st, "make test", "/p", now.Add(13*time.Hour), nil); ok {
 		t.Error("an answer older than the TTL still applies")
 	}
 	other, _ := s.Load("conv-2")
-	if _, ok := s.Remembered(other, "make test", "/p", now); ok {
+	if _, ok := s.Remembered(other, "make test", "/p", now, nil); ok {
 		t.Error("another session remembers it")
 	}
 	st2, _ := s.Load("conv-1")
@@ -70,7 +70,7 @@ func TestCorruptStateRemembersNothing(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "is corrupt") || !strings.Contains(err.Error(), "nothing is remembered") {
 		t.Errorf("corrupt state: err %v", err)
 	}
-	if _, ok := s.Remembered(st, "make test", "/p", now); ok {
+	if _, ok := s.Remembered(st, "make test", "/p", now, nil); ok {
 		t.Error("a corrupt state allowed")
 	}
 	// The next write replaces it.
@@ -161,10 +161,10 @@ func TestListRevokeReset(t *testing.T) {
 		t.Errorf("revoke: %d %v", n, err)
 	}
 	st, _ = s.Load("a")
-	if _, ok := s.Remembered(st, "make test", "/p", now); ok {
+	if _, ok := s.Remembered(st, "make test", "/p", now, nil); ok {
 		t.Error("a revoked approval still applies")
 	}
-	if v, ok := s.Remembered(st, "rm x", "/p", now); !ok || v != session.Denied {
+	if v, ok := s.Remembered(st, "rm x", "/p", now, nil); !ok || v != session.Denied {
 		t.Error("revoking forgot a denial: it must only narrow")
 	}
 	if s.RecentDenials(st, "make deploy", now) != 3 {

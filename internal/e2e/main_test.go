@@ -25,6 +25,7 @@ import (
 	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/engine"
 	"github.com/agentgate/agentgate/internal/e2e/harness"
+	"github.com/agentgate/agentgate/prompt"
 )
 
 var update = flag.Bool("u", false, "update testscript golden files")
@@ -75,6 +76,7 @@ func TestScripts(t *testing.T) {
 			"connections": cmdConnections,
 			"trustfile":   cmdTrustFile,
 			"approve":     cmdApprove,
+			"remember":    cmdRemember,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" {
@@ -123,6 +125,28 @@ func cmdApprove(ts *testscript.TestScript, neg bool, args []string) {
 	e := &engine.Engine{StateDir: filepath.Join(ts.Getenv("XDG_STATE_HOME"), "agentgate"), Now: time.Now}
 	_, err := e.ApprovePending(m[1])
 	ts.Check(err)
+}
+
+// cmdRemember answers "Allow for this session" to a command proposed in
+// the script's directory, as a person at the prompt would (scripts have
+// no terminal): the engine judges it there and keeps the answer, with
+// what it keeps of the files its words reach.
+//
+//	remember SESSION 'TEXT'
+func cmdRemember(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: remember SESSION TEXT")
+	}
+	home, cwd := ts.Getenv("HOME"), ts.MkAbs(".")
+	state := filepath.Join(ts.Getenv("XDG_STATE_HOME"), "agentgate")
+	cfg, err := config.Load(config.Options{Cwd: cwd, Home: home, StateDir: state,
+		ConfigDir: filepath.Join(ts.Getenv("XDG_CONFIG_HOME"), "agentgate")})
+	ts.Check(err)
+	e := &engine.Engine{StateDir: state, Now: time.Now, Getenv: ts.Getenv, Environ: func() []string { return nil }}
+	j := e.Judge(engine.Proposal{Text: args[1], Cwd: cwd, Home: home, Session: args[0], Harness: "exec"}, cfg)
+	if r := e.Answer(j, prompt.Result{Choice: prompt.AllowSession}); r.Warning != "" || r.Action != engine.Run {
+		ts.Fatalf("remember: %s was not kept for the session: %+v", args[1], r)
+	}
 }
 
 // cmdExits runs a program and checks its exact exit status:
