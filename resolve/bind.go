@@ -481,7 +481,9 @@ func (r *resolver) lexicalFrom(dir, c string) string {
 
 // Links lists, for every word of the text that reaches an existing file
 // through a symbolic link where its part runs, the word and the file it
-// reaches: what a "for this session" answer holds for. Unlike [Binding]
+// reaches, and for every word naming a file with other names (a hard
+// link), the word and the file's identity: what a "for this session"
+// answer holds for. Unlike [Binding]
 // it ignores what the files hold, which a session's work changes, and
 // holds only where the words lead: "cat notes.txt > out.txt" allowed for
 // the session, then out.txt swapped for a link to ~/.local/bin/tool,
@@ -497,7 +499,8 @@ func Links(o Options, segments [][]string) []string {
 			return
 		}
 		seen[abs] = true
-		if _, err := os.Lstat(abs); err != nil {
+		fi, err := os.Lstat(abs)
+		if err != nil {
 			return
 		}
 		entry := ""
@@ -505,6 +508,12 @@ func Links(o Options, segments [][]string) []string {
 			entry = w + "\x00?" + err.Error()
 		} else if real != abs {
 			entry = w + "\x00" + real
+		} else if id, ok := fsutil.FileID(fi); ok && fi.Mode().IsRegular() && fsutil.Links(fi) > 1 {
+			// A file with other names is another way to the same place:
+			// out.txt made a hard link to ~/.local/bin/tool is written
+			// through as a symbolic link would be. It is named by its
+			// identity, which the session's own writes keep.
+			entry = w + "\x00=" + id
 		} else {
 			return
 		}

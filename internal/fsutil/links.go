@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,6 +19,15 @@ func Links(fi os.FileInfo) uint64 {
 		return uint64(st.Nlink)
 	}
 	return 1
+}
+
+// FileID is a file's identity (device and inode), the same under every
+// name it has; ok is false where the system does not say.
+func FileID(fi os.FileInfo) (string, bool) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return strconv.FormatUint(uint64(st.Dev), 10) + ":" + strconv.FormatUint(uint64(st.Ino), 10), true
+	}
+	return "", false
 }
 
 // HardLinked returns, of the files named (paths relative to top, with
