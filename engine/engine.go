@@ -169,6 +169,8 @@ func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
 			j.Decision = gate.Stick(j.Decision, why[0])
 		} else if why, ok := xargsReach(j); ok {
 			j.Decision = gate.Stick(j.Decision, why)
+		} else if why, ok := e.escalatedGit(j); ok {
+			j.Decision = gate.Stick(j.Decision, why)
 		}
 	}
 	if j.Decision.Verdict() == gate.Allow {

@@ -76,6 +76,48 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 	return d
 }
 
+// escalatedGit is the reason a command that asks anyway runs git in a
+// repository whose configuration is not known to be inert: the person
+// must see it, and no approval given before it was planted may run it (a
+// red team's "git status > st.txt", allowed for the session or approved
+// out of band while .git/config was clean, ran a core.fsmonitor planted
+// afterwards: an approved command runs without the command-scope
+// overrides, and its judgement had stopped at its first reason). It is a
+// new reason, so an earlier grant or session answer no longer matches.
+// Each git of the text is vetted in every directory it may run in.
+func (e *Engine) escalatedGit(j *Judgement) (gate.Reason, bool) {
+	segs := j.Decision.Segments()
+	hasGit := false
+	for _, argv := range segs {
+		if len(argv) > 0 && filepath.Base(argv[0]) == "git" {
+			hasGit = true
+			break
+		}
+	}
+	if !hasGit {
+		return gate.Reason{}, false
+	}
+	dirs, _ := resolve.Dirs(j.Cwd, j.Request.Paths.Home, segs)
+	env := e.commandEnviron(j.Decision)
+	for i, argv := range segs {
+		if len(argv) == 0 || filepath.Base(argv[0]) != "git" {
+			continue
+		}
+		for _, dir := range dirs[i] {
+			f, err := gitsafe.Vet(argv, dir, env)
+			if err != nil {
+				return gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
+					Message: fmt.Sprintf("could not judge the repository's git configuration: %v", err)}, true
+			}
+			if len(f) > 0 {
+				return gate.Reason{Check: gate.CheckRepoConfig, Match: f[0].Key,
+					Message: fmt.Sprintf("the repository's git configuration is not known to be inert: %s", f[0])}, true
+			}
+		}
+	}
+	return gate.Reason{}, false
+}
+
 // worktreeReaders are the git subcommands that read the working tree's
 // files by the paths the index holds.
 var worktreeReaders = map[string]bool{"git grep": true, "git diff": true, "git diff-files": true, "git diff-index": true}

@@ -525,8 +525,8 @@ func Links(o Options, segments [][]string) []string {
 	if !followed {
 		out = append(out, "\x00cd")
 	}
-	if len(out) >= MaxBinding {
-		out = append(out, fmt.Sprintf("\x00all %x", all.Sum(nil)))
+	if len(out) < MaxBinding {
+		return out
 	}
-	return out
+	return append(out, fmt.Sprintf("\x00all %x", all.Sum(nil)))
 }
