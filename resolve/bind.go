@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -479,35 +480,38 @@ func (r *resolver) lexicalFrom(dir, c string) string {
 	return r.lexical(c)
 }
 
-// Links lists, for every word of the text that reaches an existing file
-// through a symbolic link where its part runs, the word and the file it
-// reaches, and for every word naming a file with other names (a hard
-// link), the word and the file's identity: what a "for this session"
-// answer holds for. Unlike [Binding]
-// it ignores what the files hold, which a session's work changes, and
-// holds only where the words lead: "cat notes.txt > out.txt" allowed for
-// the session, then out.txt swapped for a link to ~/.local/bin/tool,
-// wrote the tool (a red team's). A word whose links cannot be followed
-// is listed as unknown; past [MaxBinding] words a digest ends the list.
+// Links lists, for every word of the text that reaches a file through a
+// symbolic link where its part runs, the word and the file it reaches,
+// and for every word naming a file with other names (a hard link), the
+// word and the file's identity: what a "for this session" answer holds
+// for. Unlike [Binding] it ignores what the files hold, which a
+// session's work changes, and holds only where the words lead: "cat
+// notes.txt > out.txt" allowed for the session, then out.txt swapped for
+// a link to ~/.local/bin/tool, wrote the tool (a red team's). A word
+// whose file does not exist yet is listed too when a directory on its
+// way is a link ("> sub/tool" with sub swapped for a link to
+// ~/.local/bin: a write creates the file there), and so is every other
+// word's name in a directory a word names (cp, mv, install and ln write
+// DIR/NAME: "cp notes.txt outdir/" wrote ~/.bashrc through
+// outdir/notes.txt made a link since). A word whose links cannot be
+// followed is listed as unknown; past [MaxBinding] words a digest ends
+// the list.
 func Links(o Options, segments [][]string) []string {
 	var out []string
 	seen := map[string]bool{}
 	all := sha256.New()
-	followed, _, _ := words(o, segments, func(r *resolver, w, c string) {
-		abs := r.lexical(c)
+	add := func(w, abs string) {
 		if abs == "" || seen[abs] {
 			return
 		}
 		seen[abs] = true
-		fi, err := os.Lstat(abs)
-		if err != nil {
-			return
-		}
 		entry := ""
 		if _, real, err := fsutil.Walk(abs); err != nil {
 			entry = w + "\x00?" + err.Error()
 		} else if real != abs {
 			entry = w + "\x00" + real
+		} else if fi, err := os.Lstat(abs); err != nil {
+			return
 		} else if id, ok := fsutil.FileID(fi); ok && fi.Mode().IsRegular() && fsutil.Links(fi) > 1 {
 			// A file with other names is another way to the same place:
 			// out.txt made a hard link to ~/.local/bin/tool is written
@@ -521,7 +525,28 @@ func Links(o Options, segments [][]string) []string {
 		if len(out) < MaxBinding {
 			out = append(out, entry)
 		}
+	}
+	type dir struct{ w, abs string }
+	var dirs []dir
+	var names []string
+	followed, _, _ := words(o, segments, func(r *resolver, w, c string) {
+		abs := r.lexical(c)
+		add(w, abs)
+		if abs == "" {
+			return
+		}
+		if b := filepath.Base(abs); b != "/" && b != "." && b != ".." && !slices.Contains(names, b) && len(names) < maxDirNames {
+			names = append(names, b)
+		}
+		if fi, err := os.Stat(abs); err == nil && fi.IsDir() && len(dirs) < maxDirNames {
+			dirs = append(dirs, dir{w, abs})
+		}
 	})
+	for _, d := range dirs {
+		for _, n := range names {
+			add(strings.TrimSuffix(d.w, "/")+"/"+n, filepath.Join(d.abs, n))
+		}
+	}
 	if !followed {
 		out = append(out, "\x00cd")
 	}
@@ -530,3 +555,7 @@ func Links(o Options, segments [][]string) []string {
 	}
 	return append(out, fmt.Sprintf("\x00all %x", all.Sum(nil)))
 }
+
+// maxDirNames bounds the directories, and the names in each, that
+// [Links] joins.
+const maxDirNames = 64
