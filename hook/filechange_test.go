@@ -95,6 +95,10 @@ func TestEnvFileFindings(t *testing.T) {
 		{Claude, `{"\u0065nv":{"LD_PRELOAD":"x"}, /* a comment */}`, "env"},
 		{Gemini, "DATABASE_URL=x\nexport\tBASH_ENV=y\n", "BASH_ENV"},
 		{Gemini, "DATABASE_URL=x\n", ""},
+		// dotenv's \s* before "=" spans lines (round 5).
+		{Gemini, "LD_PRELOAD\n=./x.so\n", "LD_PRELOAD"},
+		{Gemini, "A=1\nLD_PRELOAD\n#\n \t=./x.so\n", "LD_PRELOAD"},
+		{Gemini, "LD_PRELOAD\nA=1\n", ""},
 	} {
 		var keys []string
 		for _, f := range envFindings(tc.host, "f", []byte(tc.data)) {

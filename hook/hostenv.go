@@ -339,14 +339,39 @@ func dotenvKeys(data []byte) []string {
 	// red team's "FOO='bar'<U+2028>BASH_ENV=..." and "<NBSP>LD_PRELOAD=..."
 	// were keys to dotenv, not to RE2).
 	text := strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n").Replace(string(data))
-	var keys []string
+	// dotenv's \s* between a key and its "=" spans lines too:
+	// "LD_PRELOAD\n=./x.so" sets LD_PRELOAD (a red team's, which a
+	// reading line by line took for no key). A line that is a key alone
+	// counts when any line starts with "=": the lines between may be
+	// blank, or be taken out by the patch or edit judged (a Codex update's
+	// "-" lines are not replayed), so they are not looked at.
+	var keys, alone []string
+	equals := false
 	for _, line := range strings.Split(text, "\n") {
 		if m := dotenvLine().FindStringSubmatch(line); m != nil {
 			keys = append(keys, m[1])
+		} else if m := dotenvKeyAlone().FindStringSubmatch(line); m != nil {
+			alone = append(alone, m[1])
+		} else if dotenvEquals().MatchString(line) {
+			equals = true
 		}
+	}
+	if equals {
+		keys = append(keys, alone...)
 	}
 	return keys
 }
+
+// dotenvKeyAlone is a line holding a key and nothing else; dotenvEquals
+// a line whose first character but blanks is "=".
+var (
+	dotenvKeyAlone = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^` + jsSpace + `*(?:export` + jsSpace + `+)?([\w.-]+)` + jsSpace + `*$`)
+	})
+	dotenvEquals = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^` + jsSpace + `*=`)
+	})
+)
 
 // dotenvLine is a line that sets a key, in dotenv's grammar (keys are
 // word characters, "." and "-"), a little wider: a colon with no blank
