@@ -688,6 +688,10 @@ var homeWriteProtected = []string{
 	// and Python's user site, whose .pth files run at every start.
 	".bash_aliases", ".bash_logout", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".logout",
 	".pam_environment", ".config/environment.d", ".xprofile", ".xsessionrc", ".config/go/env", ".local/lib",
+	// Round 5: Maven's launcher (bin/mvn) sources ~/.mavenrc as shell
+	// code before anything else, so the allowed "mvn --version" printed
+	// ~/.ssh/id_rsa once a Write had planted it.
+	".mavenrc",
 }
 
 func quoteAll(ps []string) []string {
