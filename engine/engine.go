@@ -169,8 +169,19 @@ func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
 			j.Decision = gate.Stick(j.Decision, why[0])
 		} else if why, ok := xargsReach(j); ok {
 			j.Decision = gate.Stick(j.Decision, why)
-		} else if why, ok := e.escalatedGit(j); ok {
-			j.Decision = gate.Stick(j.Decision, why)
+		}
+	}
+	if j.Decision.Verdict() == gate.Ask && p.CwdProblem == "" {
+		// Whatever else it asks for, and however sticky: an approval
+		// from another terminal or the host's dialog matches the
+		// reasons it saw, so a git setting planted after it must be a
+		// reason of its own ("git --git-dir=.git status > st.txt",
+		// approved while .git/config was clean, ran a core.fsmonitor
+		// planted afterwards: its self-protection ask was sticky, and
+		// the vetting stopped there).
+		why := e.escalatedGit(j)
+		for i := len(why) - 1; i >= 0; i-- {
+			j.Decision = gate.Stick(j.Decision, why[i])
 		}
 	}
 	if j.Decision.Verdict() == gate.Allow {

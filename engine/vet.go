@@ -85,7 +85,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 // overrides, and its judgement had stopped at its first reason). It is a
 // new reason, so an earlier grant or session answer no longer matches.
 // Each git of the text is vetted in every directory it may run in.
-func (e *Engine) escalatedGit(j *Judgement) (gate.Reason, bool) {
+func (e *Engine) escalatedGit(j *Judgement) []gate.Reason {
 	segs := j.Decision.Segments()
 	hasGit := false
 	for _, argv := range segs {
@@ -95,27 +95,85 @@ func (e *Engine) escalatedGit(j *Judgement) (gate.Reason, bool) {
 		}
 	}
 	if !hasGit {
-		return gate.Reason{}, false
+		return nil
 	}
 	dirs, _ := resolve.Dirs(j.Cwd, j.Request.Paths.Home, segs)
 	env := e.commandEnviron(j.Decision)
+	// The text's own assignments choose what git reads too
+	// ("GIT_DIR=../other/.git git status", "XDG_CONFIG_HOME=cfg git
+	// status", export or env alike): a red team's, answered while the
+	// files they name were clean, ran a core.fsmonitor planted in them
+	// afterwards. Each is vetted on its own, over-collected from every
+	// word that looks like one: that can only ask more.
+	assigned := gitAssignments(segs)
+	envs := [][]string{env}
+	for _, kv := range assigned {
+		envs = append(envs, append(slices.Clip(env), kv))
+	}
+	// Every reason is kept, not the first: one that stood when the
+	// person answered (a word of the plain split read as a GIT_DIR that
+	// is not there) must not hide one planted since.
+	var out []gate.Reason
+	seen := map[string]bool{}
+	add := func(r gate.Reason) {
+		if k := reasonKey(r); !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
 	for i, argv := range segs {
 		if len(argv) == 0 || filepath.Base(argv[0]) != "git" {
 			continue
 		}
 		for _, dir := range dirs[i] {
-			f, err := gitsafe.Vet(argv, dir, env)
-			if err != nil {
-				return gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
-					Message: fmt.Sprintf("could not judge the repository's git configuration: %v", err)}, true
-			}
-			if len(f) > 0 {
-				return gate.Reason{Check: gate.CheckRepoConfig, Match: f[0].Key,
-					Message: fmt.Sprintf("the repository's git configuration is not known to be inert: %s", f[0])}, true
+			for _, env := range envs {
+				f, err := gitsafe.Vet(argv, dir, env)
+				if err == nil && len(f) == 0 && len(assigned) > 0 {
+					f, err = gitsafe.VetAssigned(assigned, dir, env)
+				}
+				if err != nil {
+					add(gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
+						Message: fmt.Sprintf("could not judge the repository's git configuration: %v", err)})
+				}
+				for _, x := range f {
+					add(gate.Reason{Check: gate.CheckRepoConfig, Match: x.Key,
+						Message: fmt.Sprintf("the repository's git configuration is not known to be inert: %s", x)})
+				}
 			}
 		}
 	}
-	return gate.Reason{}, false
+	return out
+}
+
+// gitAssignments are the words of segs that assign a variable choosing
+// which repository or configuration git reads: GIT_*, HOME and
+// XDG_CONFIG_HOME, however the text sets them (before the command,
+// through env, by export).
+func gitAssignments(segs [][]string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, argv := range segs {
+		for _, w := range argv {
+			name, _, ok := strings.Cut(w, "=")
+			if !ok || seen[w] {
+				continue
+			}
+			if name == "HOME" || name == "XDG_CONFIG_HOME" || strings.HasPrefix(name, "GIT_") && validName(name) {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+func validName(s string) bool {
+	for _, c := range s {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // worktreeReaders are the git subcommands that read the working tree's

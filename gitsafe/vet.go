@@ -1049,3 +1049,65 @@ func uniqDirs(a, b string) []string {
 	}
 	return []string{a, b}
 }
+
+// VetAssigned judges, strictly, what the text's own assignments (assigned,
+// NAME=VALUE, for a git that runs in dir) make git read beyond the
+// repository [Vet] finds: the configuration files GIT_CONFIG_GLOBAL,
+// GIT_CONFIG_SYSTEM, GIT_CONFIG, XDG_CONFIG_HOME and HOME name, each
+// GIT_CONFIG_KEY_n as "-c" would be judged, and any GIT_CONFIG_PARAMETERS.
+// The agent chose those files, so nothing in them is the user's own: a
+// key not known to be inert there is a finding, as in the repository's
+// own configuration. Relative values are read from dir.
+func VetAssigned(assigned []string, dir string, environ []string) ([]Finding, error) {
+	var files []string
+	var out []Finding
+	xdgSet := false
+	for _, kv := range assigned {
+		if name, _, ok := strings.Cut(kv, "="); ok && name == "XDG_CONFIG_HOME" {
+			xdgSet = true
+		}
+	}
+	for _, kv := range assigned {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		path := func(p string) string {
+			if p == "" || p == "/dev/null" {
+				return ""
+			}
+			return rawJoin(dir, p)
+		}
+		switch {
+		case name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM" || name == "GIT_CONFIG":
+			files = append(files, path(value))
+		case name == "XDG_CONFIG_HOME":
+			if value != "" {
+				files = append(files, filepath.Join(path(value), "git", "config"))
+			}
+		case name == "HOME":
+			if value != "" {
+				files = append(files, filepath.Join(path(value), ".gitconfig"))
+				if !xdgSet {
+					files = append(files, filepath.Join(path(value), ".config", "git", "config"))
+				}
+			}
+		case strings.HasPrefix(name, "GIT_CONFIG_KEY_"):
+			out = append(out, commandLineKey(value)...)
+		case name == "GIT_CONFIG_PARAMETERS" && value != "":
+			out = append(out, Finding{Key: name, File: "environment", Why: "sets git configuration agentgate does not read"})
+		}
+	}
+	v := vetter{environ: environ, seen: map[string]bool{}}
+	for _, f := range files {
+		if f == "" {
+			continue
+		}
+		// depth 1: a file that is not there is read as empty, as git
+		// reads a missing global configuration.
+		if err := v.file(f, 1); err != nil {
+			return append(out, v.out...), err
+		}
+	}
+	return append(out, v.out...), nil
+}
