@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,6 +101,9 @@ type Judgement struct {
 	// judgement ([resolvedWords]): routing, holding, ticketing and the
 	// checks of every waiting approval read the same reading.
 	binding *[]string
+	// gitUnread is set when the text chooses what git reads with a value
+	// agentgate cannot read ([gitChoiceUnread]): no approval holds.
+	gitUnread bool
 }
 
 // Judge decides p under cfg: the pure decision, then the checks that look
@@ -182,6 +186,11 @@ func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
 		why := e.escalatedGit(j)
 		for i := len(why) - 1; i >= 0; i-- {
 			j.Decision = gate.Stick(j.Decision, why[i])
+		}
+		if name := gitChoiceUnread(j); name != "" {
+			j.gitUnread = true
+			j.Decision = gate.Stick(j.Decision, gate.Reason{Check: gate.CheckRepoConfig, Match: name,
+				Message: fmt.Sprintf("sets %s to a value agentgate cannot read before it runs git: which repository and configuration git reads is not known, so no approval can hold for a later run", name)})
 		}
 	}
 	if j.Decision.Verdict() == gate.Allow {

@@ -309,7 +309,7 @@ func linkedWords(j *Judgement) []string {
 // [gate.Decision.Unread]). Such a command is not kept for approval
 // from another terminal, nor handed to exec with a host ticket.
 func (j *Judgement) Unbound() bool {
-	return j.Decision.Unread() || resolve.Unbound(resolvedWords(j))
+	return j.Decision.Unread() || j.gitUnread || resolve.Unbound(resolvedWords(j))
 }
 
 // diskOptions are what reading j's words on disk needs.

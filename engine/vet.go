@@ -145,6 +145,60 @@ func (e *Engine) escalatedGit(j *Judgement) []gate.Reason {
 	return out
 }
 
+// gitChoiceUnread is the name of a variable that chooses what git reads
+// (GIT_*, XDG_CONFIG_HOME) which a text that runs git sets to a value
+// agentgate cannot read, or "": "GIT_DIR=$PWD/../o/.git git status",
+// "d=..; GIT_DIR=$d", "GIT_DIR=$(...)", "read -r GIT_DIR", "export
+// GIT_DIR" of an inherited value (a red team's, each approved while the
+// files it would name were clean, ran a key planted in them afterwards).
+// Vetting cannot follow such a value, so no approval of the text holds
+// for a later run. The name's presence counts, in the text with its
+// quotes and backslashes taken out, unless it is read ("$GIT_DIR") or
+// given a literal value ("GIT_DIR=.git", which escalatedGit vets).
+func gitChoiceUnread(j *Judgement) string {
+	hasGit := false
+	for _, argv := range j.Decision.Segments() {
+		if len(argv) > 0 && filepath.Base(argv[0]) == "git" {
+			hasGit = true
+		}
+	}
+	if !hasGit {
+		return ""
+	}
+	t := strings.NewReplacer(`\`, "", "'", "", `"`, "").Replace(j.Request.Text)
+	for i := 0; i < len(t); {
+		if !isNameByte(t[i], true) || i > 0 && isNameByte(t[i-1], false) {
+			i++
+			continue
+		}
+		k := i + 1
+		for k < len(t) && isNameByte(t[k], false) {
+			k++
+		}
+		name := t[i:k]
+		braced := i > 1 && t[i-2:i] == "${"
+		if braced && (strings.HasPrefix(name, "GIT_") || name == "XDG_CONFIG_HOME") &&
+			(strings.HasPrefix(t[k:], ":=") || strings.HasPrefix(t[k:], "=")) {
+			return name // ${GIT_DIR:=...} assigns it
+		}
+		if (strings.HasPrefix(name, "GIT_") || name == "XDG_CONFIG_HOME") && (i == 0 || t[i-1] != '$' && !braced) {
+			value, assigned := strings.CutPrefix(t[k:], "=")
+			if end := strings.IndexAny(value, " \t\n;&|()<>"); end >= 0 {
+				value = value[:end]
+			}
+			if !assigned || value == "" || strings.ContainsAny(value, "$`") {
+				return name
+			}
+		}
+		i = k
+	}
+	return ""
+}
+
+func isNameByte(c byte, first bool) bool {
+	return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || !first && c >= '0' && c <= '9'
+}
+
 // gitAssignments are the words of segs that assign a variable choosing
 // which repository or configuration git reads: GIT_*, HOME and
 // XDG_CONFIG_HOME, however the text sets them (before the command,
