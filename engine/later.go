@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/config"
+	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
 // A hook's host runs the command itself and reports how it went in a
@@ -85,6 +86,36 @@ func (e *Engine) Resume(cfg *config.Config, sess, toolUseID string) (x *Escalati
 	j := &Judgement{Config: cfg, Cwd: rec.Cwd, Session: rec.Session, Harness: rec.Harness, ToolUseID: rec.ToolUseID}
 	j.Request.Text = rec.Command
 	return &Escalation{e: e, J: j, Rec: rec}, true
+}
+
+// KeptAsks returns, and forgets, the escalations of session that harness
+// kept open as asked in its own dialog (asked_host) and that no result
+// has ended.
+func (e *Engine) KeptAsks(cfg *config.Config, sess, harness string) []*Escalation {
+	ents, err := os.ReadDir(e.laterDir())
+	if err != nil {
+		return nil
+	}
+	var out []*Escalation
+	for _, ent := range ents {
+		path := filepath.Join(e.laterDir(), ent.Name())
+		b, err := fsutil.ReadRegular(path, 1<<20)
+		if err != nil {
+			continue
+		}
+		var rec audit.Record
+		if json.Unmarshal(b, &rec) != nil || rec.ID == "" || rec.Session != sess || rec.Harness != harness ||
+			rec.Outcome != audit.OutcomeAskedHost || e.laterPath(rec.Session, rec.ToolUseID) != path {
+			continue
+		}
+		if os.Remove(path) != nil {
+			continue // another process ended it first
+		}
+		j := &Judgement{Config: cfg, Cwd: rec.Cwd, Session: rec.Session, Harness: rec.Harness, ToolUseID: rec.ToolUseID}
+		j.Request.Text = rec.Command
+		out = append(out, &Escalation{e: e, J: j, Rec: rec})
+	}
+	return out
 }
 
 // End records how the host ended a kept escalation: the outcome (the

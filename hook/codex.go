@@ -29,9 +29,9 @@ var Codex = &Host{
 }
 
 // decodeCodex reads PreToolUse, PermissionRequest and PostToolUse for the
-// Bash tool; the tool input's workdir, where present, is where the
+// Bash tool, and Stop, the end of the turn; the tool input's workdir, where present, is where the
 // command runs.
-var decodeCodex = shellEvents{tool: "Bash", pre: "PreToolUse", post: []string{"PostToolUse"}, asking: []string{"PermissionRequest"}, dirFields: []string{"workdir"},
+var decodeCodex = shellEvents{tool: "Bash", pre: "PreToolUse", post: []string{"PostToolUse"}, asking: []string{"PermissionRequest"}, stop: []string{"Stop"}, dirFields: []string{"workdir"},
 	files: codexFileTools, shellPatch: "apply_patch"}.decode
 
 func encodeCodex(ev Event, a Answer) Reply {

@@ -486,3 +486,40 @@ func TestCodexResultOfAnotherCommandApprovesNothing(t *testing.T) {
 		t.Errorf("records %q, want %q", outcomes, want)
 	}
 }
+
+// At the end of the turn (Codex's Stop), an ask Codex kept open and never
+// ran (the person said no: Codex sends nothing for that) ends denied_host,
+// and its ticket is dropped; another session's open ask is left alone.
+func TestCodexStopEndsRefusedAsks(t *testing.T) {
+	g, proj, transcript := codexAskGate(t)
+	_, c := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, transcript)))
+	if r := handle(t, g, Codex, codexEvent("PermissionRequest", c, proj, transcript)); r.Code != 0 {
+		t.Fatalf("PermissionRequest: %d %q", r.Code, r.Stderr)
+	}
+	other, _ := json.Marshal(map[string]any{"hook_event_name": "Stop", "session_id": "sess-2", "turn_id": "t1", "cwd": proj})
+	if r := handle(t, g, Codex, other); r.Code != 0 || len(r.Stdout) != 0 {
+		t.Fatalf("Stop: %d %q %q", r.Code, r.Stdout, r.Stderr)
+	}
+	if n := len(g.records(t)); n != 1 {
+		t.Fatalf("another session's Stop ended this session's ask: %d records", n)
+	}
+	stop, _ := json.Marshal(map[string]any{"hook_event_name": "Stop", "session_id": "sess-1", "turn_id": "t1", "cwd": proj})
+	if r := handle(t, g, Codex, stop); r.Code != 0 || len(r.Stdout) != 0 {
+		t.Fatalf("Stop: %d %q %q", r.Code, r.Stdout, r.Stderr)
+	}
+	var outcomes []string
+	for _, rec := range g.records(t) {
+		outcomes = append(outcomes, rec.Event+":"+rec.Outcome)
+	}
+	if want := []string{"escalation:asked_host", "result:denied_host"}; !slices.Equal(outcomes, want) {
+		t.Errorf("records %q, want %q", outcomes, want)
+	}
+	if ticket, ok := codexMarkedTicket(g.Self, c); !ok || g.Engine.HostTicketLive(ticket) {
+		t.Errorf("the refused ask's ticket is still live after the turn ended")
+	}
+	// A second Stop ends nothing more.
+	handle(t, g, Codex, stop)
+	if n := len(g.records(t)); n != 2 {
+		t.Errorf("a second Stop wrote more records: %d", n)
+	}
+}

@@ -24,7 +24,7 @@ import (
 // writes the trust itself and doctor checks it.
 
 // codexEventLabel is the event's name in trust keys and hashes.
-var codexEventLabel = map[string]string{"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use", "PermissionRequest": "permission_request"}
+var codexEventLabel = map[string]string{"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use", "PermissionRequest": "permission_request", "Stop": "stop"}
 
 // CodexHash is the trusted_hash Codex computes for a command handler with
 // this matcher and timeout (in seconds) under event.
@@ -35,6 +35,9 @@ func CodexHash(event, matcher, command string, timeout int) string {
 		"hooks": []any{map[string]any{
 			"type": "command", "command": command, "timeout": timeout, "async": false,
 		}},
+	}
+	if event == "Stop" {
+		delete(identity, "matcher") // Codex keeps no matcher for an event without a tool
 	}
 	// encoding/json sorts map keys, as Codex's canonical form does.
 	var b strings.Builder

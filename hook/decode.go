@@ -10,6 +10,7 @@ type shellEvents struct {
 	post      []string // events after it ran
 	denied    []string // events after the person refused it
 	asking    []string // events as the host is about to ask about it
+	stop      []string // events at the end of the agent's turn
 	dirFields []string // tool input fields naming where it runs, the first present wins; none: .cwd
 	files     map[string]fileTool
 	// shellPatch: the host applies "apply_patch <<'EOF'" sent to its
@@ -24,6 +25,10 @@ func (s shellEvents) decode(data []byte) (Event, error) {
 		return Event{}, err
 	}
 	ev := Event{Session: env.Session, ToolUseID: env.ToolUseID, Mode: env.Mode, TurnID: env.TurnID, Transcript: env.Transcript}
+	if contains(s.stop, env.Event) {
+		ev.Kind = Stopped
+		return ev, nil
+	}
 	ft, isFile := s.files[env.Tool]
 	isFile = isFile && env.Tool != s.tool
 	if env.Tool != s.tool && !isFile {

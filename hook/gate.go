@@ -49,8 +49,26 @@ func (g *Gate) Handle(h *Host, ev Event) (reply Reply) {
 		return h.Encode(ev, g.asking(h, ev))
 	case Post, Denied:
 		g.result(h, ev)
+	case Stopped:
+		g.stopped(h, ev)
 	}
 	return Reply{}
+}
+
+// stopped ends, at the end of the agent's turn, the asks the host kept
+// open and never ran: Codex sends no event when the person says no in its
+// approval, so the ask's record waited for a result that never came and
+// its ticket stayed armed. exec takes an ask's record when it claims the
+// ticket, so a record still kept at the turn's end is one that did not
+// run: it ends denied_host, and its ticket is dropped.
+func (g *Gate) stopped(h *Host, ev Event) {
+	if h.AskVia == nil {
+		return
+	}
+	for _, x := range g.Engine.KeptAsks(g.Config, g.session(ev), h.Name) {
+		g.Engine.DropHostTicket(x.J.Session, x.J.ToolUseID)
+		_ = x.End(audit.OutcomeDeniedHost, nil)
+	}
 }
 
 func (g *Gate) session(ev Event) string {

@@ -58,6 +58,9 @@ const (
 	// (Codex's PermissionRequest): the hook may arm the ticket of its
 	// marked rewrite, or refuse.
 	Asking
+	// Stopped is the end of the agent's turn (Codex's Stop): an ask the
+	// host kept open and never ran is over.
+	Stopped
 )
 
 // Event is a host's hook event, decoded.

@@ -130,7 +130,7 @@ func (s Setup) spec0(host string, scope Scope) (spec, error) {
 		if scope == Project {
 			p = filepath.Join(base, ".codex", "hooks.json")
 		}
-		return spec{path: p, matcher: CodexFileMatcher, events: []string{"PreToolUse", "PostToolUse", "PermissionRequest"},
+		return spec{path: p, matcher: CodexFileMatcher, events: []string{"PreToolUse", "PostToolUse", "PermissionRequest", "Stop"},
 			handler: command("timeout", secs)}, nil
 	case "gemini":
 		return spec{path: filepath.Join(base, ".gemini", "settings.json"), matcher: GeminiFileMatcher,

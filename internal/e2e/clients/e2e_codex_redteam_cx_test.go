@@ -5,6 +5,7 @@ package clients
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,5 +137,10 @@ func TestCodexRedReusedCallIDEndsNoApproved(t *testing.T) {
 			t.Errorf("the ask the person said no to is recorded approved: %q", got)
 			break
 		}
+	}
+	// The turn that followed ended (Codex's Stop): the refused ask, which
+	// never ran, is ended denied_host rather than left open.
+	if !slices.Contains(got, "result:denied_host:touch made.txt") {
+		t.Errorf("the refused ask was not ended denied_host at the end of the next turn: %q", got)
 	}
 }
