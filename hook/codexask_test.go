@@ -437,20 +437,13 @@ func TestCodexSandboxAskRoute(t *testing.T) {
 // nothing later.
 func TestCodexResultUsesTicketUp(t *testing.T) {
 	g, proj, transcript := codexAskGate(t)
-	_, c := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, transcript)))
+	c := armedAsk(t, g, proj, transcript)
 	ticket, _ := codexMarkedTicket(g.Self, c)
-	if r := handle(t, g, Codex, codexEvent("PermissionRequest", c, proj, transcript)); r.Code != 0 {
-		t.Fatalf("PermissionRequest: %d %q", r.Code, r.Stderr)
-	}
 	handle(t, g, Codex, codexEvent("PostToolUse", c, proj, transcript))
 	if g.Engine.HostTicketLive(ticket) {
 		t.Errorf("the ticket outlived Codex's result event")
 	}
-	var outcomes []string
-	for _, rec := range g.records(t) {
-		outcomes = append(outcomes, rec.Event+":"+rec.Outcome)
-	}
-	if want := []string{"escalation:asked_host", "result:denied"}; !slices.Equal(outcomes, want) {
+	if outcomes, want := recordOutcomes(t, g), []string{"escalation:asked_host", "result:denied"}; !slices.Equal(outcomes, want) {
 		t.Errorf("records %q, want %q", outcomes, want)
 	}
 }
@@ -461,10 +454,7 @@ func TestCodexResultUsesTicketUp(t *testing.T) {
 // ask approved: exec never claimed its ticket, and it never ran.
 func TestCodexResultOfAnotherCommandApprovesNothing(t *testing.T) {
 	g, proj, transcript := codexAskGate(t)
-	_, c := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, transcript)))
-	if r := handle(t, g, Codex, codexEvent("PermissionRequest", c, proj, transcript)); r.Code != 0 {
-		t.Fatalf("PermissionRequest: %d %q", r.Code, r.Stderr)
-	}
+	c := armedAsk(t, g, proj, transcript)
 	// The person says no: Codex sends nothing. The same call id again:
 	d, ls := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "ls", proj, transcript)))
 	if d != "allow" {
@@ -478,11 +468,7 @@ func TestCodexResultOfAnotherCommandApprovesNothing(t *testing.T) {
 	}
 	// Its own result, should one come, still ends it.
 	handle(t, g, Codex, codexEvent("PostToolUse", c, proj, transcript))
-	var outcomes []string
-	for _, rec := range g.records(t) {
-		outcomes = append(outcomes, rec.Event+":"+rec.Outcome)
-	}
-	if want := []string{"escalation:asked_host", "result:denied"}; !slices.Equal(outcomes, want) {
+	if outcomes, want := recordOutcomes(t, g), []string{"escalation:asked_host", "result:denied"}; !slices.Equal(outcomes, want) {
 		t.Errorf("records %q, want %q", outcomes, want)
 	}
 }
@@ -492,10 +478,7 @@ func TestCodexResultOfAnotherCommandApprovesNothing(t *testing.T) {
 // and its ticket is dropped; another session's open ask is left alone.
 func TestCodexStopEndsRefusedAsks(t *testing.T) {
 	g, proj, transcript := codexAskGate(t)
-	_, c := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, transcript)))
-	if r := handle(t, g, Codex, codexEvent("PermissionRequest", c, proj, transcript)); r.Code != 0 {
-		t.Fatalf("PermissionRequest: %d %q", r.Code, r.Stderr)
-	}
+	c := armedAsk(t, g, proj, transcript)
 	other, _ := json.Marshal(map[string]any{"hook_event_name": "Stop", "session_id": "sess-2", "turn_id": "t1", "cwd": proj})
 	if r := handle(t, g, Codex, other); r.Code != 0 || len(r.Stdout) != 0 {
 		t.Fatalf("Stop: %d %q %q", r.Code, r.Stdout, r.Stderr)
@@ -507,11 +490,7 @@ func TestCodexStopEndsRefusedAsks(t *testing.T) {
 	if r := handle(t, g, Codex, stop); r.Code != 0 || len(r.Stdout) != 0 {
 		t.Fatalf("Stop: %d %q %q", r.Code, r.Stdout, r.Stderr)
 	}
-	var outcomes []string
-	for _, rec := range g.records(t) {
-		outcomes = append(outcomes, rec.Event+":"+rec.Outcome)
-	}
-	if want := []string{"escalation:asked_host", "result:denied_host"}; !slices.Equal(outcomes, want) {
+	if outcomes, want := recordOutcomes(t, g), []string{"escalation:asked_host", "result:denied_host"}; !slices.Equal(outcomes, want) {
 		t.Errorf("records %q, want %q", outcomes, want)
 	}
 	if ticket, ok := codexMarkedTicket(g.Self, c); !ok || g.Engine.HostTicketLive(ticket) {
@@ -522,4 +501,26 @@ func TestCodexStopEndsRefusedAsks(t *testing.T) {
 	if n := len(g.records(t)); n != 2 {
 		t.Errorf("a second Stop wrote more records: %d", n)
 	}
+}
+
+// armedAsk is the marked rewrite of an ask of "touch made.txt" that
+// Codex is about to show the person: PreToolUse answered, its ticket
+// armed by PermissionRequest.
+func armedAsk(t *testing.T, g *Gate, proj, transcript string) string {
+	t.Helper()
+	_, c := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", "touch made.txt", proj, transcript)))
+	if r := handle(t, g, Codex, codexEvent("PermissionRequest", c, proj, transcript)); r.Code != 0 {
+		t.Fatalf("PermissionRequest: %d %q", r.Code, r.Stderr)
+	}
+	return c
+}
+
+// recordOutcomes are the audit records' events and outcomes, in order.
+func recordOutcomes(t *testing.T, g *Gate) []string {
+	t.Helper()
+	var out []string
+	for _, rec := range g.records(t) {
+		out = append(out, rec.Event+":"+rec.Outcome)
+	}
+	return out
 }
