@@ -189,8 +189,12 @@ func (e *Engine) Judge(p Proposal, cfg *config.Config) *Judgement {
 		}
 		if name := gitChoiceUnread(j); name != "" {
 			j.gitUnread = true
+			msg := fmt.Sprintf("sets %s to a value agentgate cannot read before it runs git", name)
+			if !strings.HasPrefix(name, "GIT_") && name != "XDG_CONFIG_HOME" {
+				msg = fmt.Sprintf("runs git where %q may choose what git reads with a value agentgate cannot read (a sourced or evaluated file, xargs input, a variable or substitution)", name)
+			}
 			j.Decision = gate.Stick(j.Decision, gate.Reason{Check: gate.CheckRepoConfig, Match: name,
-				Message: fmt.Sprintf("sets %s to a value agentgate cannot read before it runs git: which repository and configuration git reads is not known, so no approval can hold for a later run", name)})
+				Message: msg + ": which repository and configuration git reads is not known, so no approval can hold for a later run"})
 		}
 	}
 	if j.Decision.Verdict() == gate.Allow {

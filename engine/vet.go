@@ -165,6 +165,9 @@ func gitChoiceUnread(j *Judgement) string {
 	if !hasGit {
 		return ""
 	}
+	if name := gitChoiceHidden(j.Decision.Segments()); name != "" {
+		return name
+	}
 	t := strings.NewReplacer(`\`, "", "'", "", `"`, "").Replace(j.Request.Text)
 	for i := 0; i < len(t); {
 		if !isNameByte(t[i], true) || i > 0 && isNameByte(t[i-1], false) {
@@ -191,6 +194,48 @@ func gitChoiceUnread(j *Judgement) string {
 			}
 		}
 		i = k
+	}
+	return ""
+}
+
+// gitChoiceHidden is the word of segs (the plain split of a text that
+// runs git) through which the text may choose what git reads with a
+// value that names no GIT_* variable in the text, or "": a sourced or
+// evaluated file (". ./e.sh" exporting GIT_DIR), an xargs that hands git
+// or env its words, a word agentgate cannot read handed to env or a
+// wrapper before git ("env \"$l\" git status" in a read loop), or to
+// git's own options ("git --git-dir=$(cat p)"). A red team's, each
+// approved while the repository it named was clean, ran the
+// core.fsmonitor planted there afterwards.
+func gitChoiceHidden(segs [][]string) string {
+	for _, argv := range segs {
+		if len(argv) == 0 {
+			continue
+		}
+		switch filepath.Base(argv[0]) {
+		case ".", "source", "eval":
+			return argv[0]
+		}
+		gi := slices.IndexFunc(argv, func(w string) bool { return filepath.Base(w) == "git" })
+		if gi < 0 {
+			continue
+		}
+		_, sub, _ := allowlist.ReadGit(argv[gi:])
+		if filepath.Base(argv[0]) == "xargs" {
+			// Its input is put where the replace string stands, or
+			// after the last word: git's options, or env's
+			// assignments, when the text names no subcommand.
+			if gi+sub >= len(argv) || slices.ContainsFunc(argv[1:gi], func(w string) bool {
+				return strings.HasPrefix(w, "-I") || strings.HasPrefix(w, "-i") || strings.HasPrefix(w, "-J") || strings.HasPrefix(w, "--replace")
+			}) {
+				return "xargs"
+			}
+		}
+		for _, w := range argv[:min(len(argv), gi+sub+1)] {
+			if strings.ContainsAny(w, "$`") || strings.Contains(w, "{}") {
+				return w
+			}
+		}
 	}
 	return ""
 }
