@@ -2,6 +2,8 @@ package engine
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +17,8 @@ import (
 	"github.com/agentgate/agentgate/audit"
 	"github.com/agentgate/agentgate/config"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gitsafe"
+	"github.com/agentgate/agentgate/internal/fsutil"
 	"github.com/agentgate/agentgate/resolve"
 	"github.com/agentgate/agentgate/session"
 )
@@ -289,10 +293,65 @@ func reasonKey(r gate.Reason) string {
 // a hard link swapped in keeps the path but not the file.
 func resolvedWords(j *Judgement) []string {
 	if j.binding == nil {
-		b := resolve.Binding(diskOptions(j), j.Decision.Segments())
+		// First: resolve.Unbound reads the binding's last entry.
+		b := append(gitBinding(j), resolve.Binding(diskOptions(j), j.Decision.Segments())...)
 		j.binding = &b
 	}
 	return *j.binding
+}
+
+// gitBinding is what the git repositories a text runs in hold that git
+// trusts, for an approval of the text to hold for: the content of each
+// configuration file (the repository's, what it includes) and the names
+// in its hooks directory. An approved program may run git without a word
+// of the text saying so ("bash run.sh", run.sh being "git status"; a
+// build): a red team's core.fsmonitor, planted after the approval, ran
+// in the retry. The git directory's other files change with git's own
+// work (the index, HEAD) and are not bound. An approval given before the
+// repository existed holds for none.
+func gitBinding(j *Judgement) []string {
+	dirs := []string{j.Cwd}
+	segDirs, _ := resolve.Dirs(j.Cwd, j.Request.Paths.Home, j.Decision.Segments())
+	for _, ds := range segDirs {
+		for _, d := range ds {
+			if !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	st, err := gitsafe.StateDirs(dirs, nil)
+	if err != nil {
+		return []string{"\x00git ?" + err.Error()}
+	}
+	var out []string
+	for _, p := range st {
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil:
+			continue
+		case fi.Mode().IsRegular():
+			b, err := fsutil.ReadRegular(p, 1<<20)
+			if err != nil {
+				out = append(out, "\x00git "+p+" ?"+err.Error())
+				continue
+			}
+			sum := sha256.Sum256(b)
+			out = append(out, "\x00git "+p+" "+hex.EncodeToString(sum[:]))
+		case fi.IsDir() && filepath.Base(p) == "hooks":
+			ents, err := os.ReadDir(p)
+			if err != nil {
+				continue
+			}
+			h := sha256.New()
+			for _, e := range ents {
+				if info, err := e.Info(); err == nil {
+					fmt.Fprintf(h, "%s %v %d %d\n", e.Name(), info.Mode(), info.Size(), info.ModTime().UnixNano())
+				}
+			}
+			out = append(out, "\x00git "+p+" "+hex.EncodeToString(h.Sum(nil)))
+		}
+	}
+	return out
 }
 
 // linkedWords is what a "for this session" answer to j holds for: the
@@ -300,7 +359,7 @@ func resolvedWords(j *Judgement) []string {
 // with the files they reach ([resolve.Links]). A retry whose words go
 // through a link the answer did not see is a new question.
 func linkedWords(j *Judgement) []string {
-	return resolve.Links(diskOptions(j), j.Decision.Segments())
+	return append(gitBinding(j), resolve.Links(diskOptions(j), j.Decision.Segments())...)
 }
 
 // Unbound reports whether no approval of j can hold for a later run:
