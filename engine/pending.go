@@ -302,8 +302,8 @@ func resolvedWords(j *Judgement) []string {
 
 // gitBinding is what the git repositories a text runs in hold that git
 // trusts, for an approval of the text to hold for: the content of each
-// configuration file (the repository's, what it includes) and the names
-// in its hooks directory. An approved program may run git without a word
+// of their configuration files and the names in their hooks
+// directories ([gitsafe.Trusted], read without running git). An approved program may run git without a word
 // of the text saying so ("bash run.sh", run.sh being "git status"; a
 // build): a red team's core.fsmonitor, planted after the approval, ran
 // in the retry. The git directory's other files change with git's own
@@ -319,9 +319,17 @@ func gitBinding(j *Judgement) []string {
 			}
 		}
 	}
-	st, err := gitsafe.StateDirs(dirs, nil)
-	if err != nil {
-		return []string{"\x00git ?" + err.Error()}
+	var st []string
+	for _, d := range dirs {
+		files, err := gitsafe.Trusted(d)
+		if err != nil {
+			return []string{"\x00git ?" + err.Error()}
+		}
+		for _, f := range files {
+			if !slices.Contains(st, f) {
+				st = append(st, f)
+			}
+		}
 	}
 	var out []string
 	for _, p := range st {

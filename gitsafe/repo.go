@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -323,6 +324,30 @@ func (r repository) configFiles() ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// Trusted lists, for the repository git finds from dir, the files and
+// directories whose contents git trusts without a command naming them:
+// the configuration files ([repository.configFiles]) and the hooks
+// directories of the common and the worktree git directory. It reads the
+// file system only (git is not run: judging must not run a git found on
+// PATH); outside a repository it is empty. Included files are not
+// followed: the configuration that names them is listed.
+func Trusted(dir string) ([]string, error) {
+	r, err := discover(dir, "", "", "")
+	if errors.Is(err, errNoRepo) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.configFiles()
+	for _, base := range []string{r.commonDir, r.gitDir} {
+		if h := filepath.Join(base, "hooks"); !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	return out, err
 }
 
 // WorkTree is the top of the work tree git finds from dir, as git
