@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -301,14 +302,18 @@ func resolvedWords(j *Judgement) []string {
 }
 
 // gitBinding is what the git repositories a text runs in hold that git
-// trusts, for an approval of the text to hold for: the content of each
-// of their configuration files and the names in their hooks
-// directories ([gitsafe.Trusted], read without running git). An approved program may run git without a word
-// of the text saying so ("bash run.sh", run.sh being "git status"; a
-// build): a red team's core.fsmonitor, planted after the approval, ran
-// in the retry. The git directory's other files change with git's own
-// work (the index, HEAD) and are not bound. An approval given before the
-// repository existed holds for none.
+// trusts, for an approval of the text to hold for: the content of each of
+// their configuration files, of what those include, and of each file in
+// their hooks directories and in the one core.hooksPath names
+// ([gitsafe.Trusted], read without running git), symbolic links followed
+// (git follows them: a .git/config or a hook linked to a file the agent
+// may write ran what was planted in it). An approved program may run git
+// without a word of the text saying so ("bash run.sh", run.sh being "git
+// status"; a build): a red team's core.fsmonitor, planted after the
+// approval, ran in the retry. The git directory's other files change with
+// git's own work (the index, HEAD) and are not bound. An approval given
+// before the repository existed holds for none, and none holds where the
+// files cannot be read: their entry differs at each judgement.
 func gitBinding(j *Judgement) []string {
 	dirs := []string{j.Cwd}
 	segDirs, _ := resolve.Dirs(j.Cwd, j.Request.Paths.Home, j.Decision.Segments())
@@ -319,11 +324,17 @@ func gitBinding(j *Judgement) []string {
 			}
 		}
 	}
+	// unread is the entry of what cannot be bound: never the same twice.
+	unread := func(what string) string {
+		var nonce [16]byte
+		_, _ = rand.Read(nonce[:])
+		return fmt.Sprintf("\x00git ?%s %x", what, nonce)
+	}
 	var st []string
 	for _, d := range dirs {
-		files, err := gitsafe.Trusted(d)
+		files, err := gitsafe.Trusted(d, j.Request.Paths.Home)
 		if err != nil {
-			return []string{"\x00git ?" + err.Error()}
+			return []string{unread(err.Error())}
 		}
 		for _, f := range files {
 			if !slices.Contains(st, f) {
@@ -331,35 +342,51 @@ func gitBinding(j *Judgement) []string {
 			}
 		}
 	}
+	const maxHooks = 256
 	var out []string
 	for _, p := range st {
-		fi, err := os.Lstat(p)
+		fi, err := os.Stat(p)
 		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			out = append(out, "\x00git "+p+" absent")
 		case err != nil:
-			continue
-		case fi.Mode().IsRegular():
-			b, err := fsutil.ReadRegular(p, 1<<20)
-			if err != nil {
-				out = append(out, "\x00git "+p+" ?"+err.Error())
-				continue
-			}
-			sum := sha256.Sum256(b)
-			out = append(out, "\x00git "+p+" "+hex.EncodeToString(sum[:]))
-		case fi.IsDir() && filepath.Base(p) == "hooks":
+			out = append(out, unread(p+": "+err.Error()))
+		case fi.IsDir():
 			ents, err := os.ReadDir(p)
-			if err != nil {
+			if err != nil || len(ents) > maxHooks {
+				out = append(out, unread(p))
 				continue
 			}
 			h := sha256.New()
 			for _, e := range ents {
-				if info, err := e.Info(); err == nil {
-					fmt.Fprintf(h, "%s %v %d %d\n", e.Name(), info.Mode(), info.Size(), info.ModTime().UnixNano())
-				}
+				fmt.Fprintf(h, "%s %s\n", e.Name(), fileDigest(filepath.Join(p, e.Name())))
 			}
 			out = append(out, "\x00git "+p+" "+hex.EncodeToString(h.Sum(nil)))
+		default:
+			out = append(out, "\x00git "+p+" "+fileDigest(p))
 		}
 	}
 	return out
+}
+
+// fileDigest is what gitBinding keeps of one file, symbolic links
+// followed: its mode and the hash of its content; of a directory, its
+// mode. A file it cannot read gets a digest never the same twice.
+func fileDigest(p string) string {
+	fi, err := os.Stat(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "absent"
+		}
+	} else if !fi.Mode().IsRegular() {
+		return fi.Mode().String()
+	} else if b, err := fsutil.ReadRegular(p, 1<<20); err == nil {
+		sum := sha256.Sum256(b)
+		return fi.Mode().String() + " " + hex.EncodeToString(sum[:])
+	}
+	var nonce [16]byte
+	_, _ = rand.Read(nonce[:])
+	return fmt.Sprintf("?%x", nonce)
 }
 
 // linkedWords is what a "for this session" answer to j holds for: the

@@ -1,6 +1,7 @@
 package gitsafe
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -328,12 +329,16 @@ func (r repository) configFiles() ([]string, error) {
 
 // Trusted lists, for the repository git finds from dir, the files and
 // directories whose contents git trusts without a command naming them:
-// the configuration files ([repository.configFiles]) and the hooks
-// directories of the common and the worktree git directory. It reads the
-// file system only (git is not run: judging must not run a git found on
-// PATH); outside a repository it is empty. Included files are not
-// followed: the configuration that names them is listed.
-func Trusted(dir string) ([]string, error) {
+// the configuration files ([repository.configFiles]), the hooks
+// directories of the common and the worktree git directory and of each
+// submodule under modules/, and what the configuration names that git
+// reads or runs from: the files include.path and includeIf.*.path name
+// (followed, as git does, up to maxIncludes) and the directory
+// core.hooksPath names. It reads the file system only (git is not run:
+// judging must not run a git found on PATH); a configuration file outside
+// the plain subset [parseSimple] reads that may name such a file is an
+// error. Outside a repository it is empty. home expands "~/".
+func Trusted(dir, home string) ([]string, error) {
 	r, err := discover(dir, "", "", "")
 	if errors.Is(err, errNoRepo) {
 		return nil, nil
@@ -341,13 +346,64 @@ func Trusted(dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.configFiles()
-	for _, base := range []string{r.commonDir, r.gitDir} {
-		if h := filepath.Join(base, "hooks"); !slices.Contains(out, h) {
-			out = append(out, h)
+	configs, err := r.configFiles()
+	if err != nil {
+		return configs, err
+	}
+	var out []string
+	add := func(p string) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
 		}
 	}
-	return out, err
+	for _, base := range []string{r.commonDir, r.gitDir} {
+		add(filepath.Join(base, "hooks"))
+	}
+	for i := 0; i < len(configs); i++ {
+		c := configs[i]
+		add(c)
+		if i > maxModuleFiles+maxIncludes {
+			return out, errors.New("too many configuration files for " + r.gitDir)
+		}
+		// A submodule's own hooks run in its checkout.
+		if strings.Contains(filepath.ToSlash(c), "/modules/") {
+			add(filepath.Join(filepath.Dir(c), "hooks"))
+		}
+		data, err := fsutil.ReadRegular(c, maxConfigSize)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		entries, ok := parseSimple(data)
+		if !ok {
+			low := bytes.ToLower(data)
+			if bytes.Contains(low, []byte("include")) || bytes.Contains(low, []byte("hookspath")) {
+				return out, errors.New(c + " may name files git reads in a form read only by git")
+			}
+			continue
+		}
+		for _, e := range entries {
+			v := e.value
+			if strings.HasPrefix(v, "~/") && home != "" {
+				v = filepath.Join(home, v[2:])
+			}
+			switch {
+			case isInclude(e.key) && v != "":
+				if t := absJoin(filepath.Dir(c), v); !slices.Contains(configs, t) {
+					configs = append(configs, t)
+				}
+			case e.key == "core.hookspath" && v != "":
+				base := r.top
+				if base == "" {
+					base = r.gitDir
+				}
+				add(absJoin(base, v))
+			}
+		}
+	}
+	return out, nil
 }
 
 // WorkTree is the top of the work tree git finds from dir, as git
