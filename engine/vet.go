@@ -87,14 +87,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 // Each git of the text is vetted in every directory it may run in.
 func (e *Engine) escalatedGit(j *Judgement) []gate.Reason {
 	segs := j.Decision.Segments()
-	hasGit := false
-	for _, argv := range segs {
-		if len(argv) > 0 && filepath.Base(argv[0]) == "git" {
-			hasGit = true
-			break
-		}
-	}
-	if !hasGit {
+	if !runsGit(segs) {
 		return nil
 	}
 	dirs, _ := resolve.Dirs(j.Cwd, j.Request.Paths.Home, segs)
@@ -156,46 +149,38 @@ func (e *Engine) escalatedGit(j *Judgement) []gate.Reason {
 // quotes and backslashes taken out, unless it is read ("$GIT_DIR") or
 // given a literal value ("GIT_DIR=.git", which escalatedGit vets).
 func gitChoiceUnread(j *Judgement) string {
-	hasGit := false
-	for _, argv := range j.Decision.Segments() {
-		if len(argv) > 0 && filepath.Base(argv[0]) == "git" {
-			hasGit = true
-		}
-	}
-	if !hasGit {
+	segs := j.Decision.Segments()
+	if !runsGit(segs) {
 		return ""
 	}
-	if name := gitChoiceHidden(j.Decision.Segments()); name != "" {
+	if name := gitChoiceHidden(segs); name != "" {
 		return name
 	}
-	t := strings.NewReplacer(`\`, "", "'", "", `"`, "").Replace(j.Request.Text)
-	for i := 0; i < len(t); {
-		if !isNameByte(t[i], true) || i > 0 && isNameByte(t[i-1], false) {
-			i++
-			continue
+	found := ""
+	gate.NameUses(j.Request.Text, func(name string, read bool, rest string) bool {
+		if read || !strings.HasPrefix(name, "GIT_") && name != "XDG_CONFIG_HOME" {
+			return true
 		}
-		k := i + 1
-		for k < len(t) && isNameByte(t[k], false) {
-			k++
+		// A literal value ("GIT_DIR=.git") is vetted by escalatedGit;
+		// anything else is not known: no value ("read -r GIT_DIR",
+		// "export GIT_DIR"), one with an expansion, or one inside a
+		// parameter operator ("${GIT_DIR:=...}", "${GIT_DIR=x}").
+		value, assigned := strings.CutPrefix(rest, "=")
+		if end := strings.IndexAny(value, " \t\n;&|()<>"); end >= 0 {
+			value = value[:end]
 		}
-		name := t[i:k]
-		braced := i > 1 && t[i-2:i] == "${"
-		if braced && (strings.HasPrefix(name, "GIT_") || name == "XDG_CONFIG_HOME") &&
-			(strings.HasPrefix(t[k:], ":=") || strings.HasPrefix(t[k:], "=")) {
-			return name // ${GIT_DIR:=...} assigns it
+		if !assigned || value == "" || strings.ContainsAny(value, "$`{}") {
+			found = name
+			return false
 		}
-		if (strings.HasPrefix(name, "GIT_") || name == "XDG_CONFIG_HOME") && (i == 0 || t[i-1] != '$' && !braced) {
-			value, assigned := strings.CutPrefix(t[k:], "=")
-			if end := strings.IndexAny(value, " \t\n;&|()<>"); end >= 0 {
-				value = value[:end]
-			}
-			if !assigned || value == "" || strings.ContainsAny(value, "$`") {
-				return name
-			}
-		}
-		i = k
-	}
-	return ""
+		return true
+	})
+	return found
+}
+
+// runsGit reports whether a command of segs (the plain split) is git.
+func runsGit(segs [][]string) bool {
+	return slices.ContainsFunc(segs, func(argv []string) bool { return len(argv) > 0 && filepath.Base(argv[0]) == "git" })
 }
 
 // gitChoiceHidden is the word of segs (the plain split of a text that
@@ -240,10 +225,6 @@ func gitChoiceHidden(segs [][]string) string {
 	return ""
 }
 
-func isNameByte(c byte, first bool) bool {
-	return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || !first && c >= '0' && c <= '9'
-}
-
 // gitAssignments are the words of segs that assign a variable choosing
 // which repository or configuration git reads: GIT_*, HOME and
 // XDG_CONFIG_HOME, however the text sets them (before the command,
@@ -257,22 +238,13 @@ func gitAssignments(segs [][]string) []string {
 			if !ok || seen[w] {
 				continue
 			}
-			if name == "HOME" || name == "XDG_CONFIG_HOME" || strings.HasPrefix(name, "GIT_") && validName(name) {
+			if name == "HOME" || name == "XDG_CONFIG_HOME" || strings.HasPrefix(name, "GIT_") && gate.ValidName(name) {
 				seen[w] = true
 				out = append(out, w)
 			}
 		}
 	}
 	return out
-}
-
-func validName(s string) bool {
-	for _, c := range s {
-		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // worktreeReaders are the git subcommands that read the working tree's

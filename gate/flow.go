@@ -195,7 +195,7 @@ func (fl *textFlow) call(p Paths, c *syntax.CallExpr, depth int) {
 	case "read", "mapfile", "readarray", "getopts", "printf", "unset":
 		// They assign (or remove) the names among their words.
 		for _, a := range argv[1:] {
-			if validName(a) {
+			if ValidName(a) {
 				fl.unknown[a] = true
 			}
 		}
@@ -268,8 +268,8 @@ func (fl *textFlow) changeDir(p Paths, argv []string) {
 	}
 }
 
-// validName reports a shell variable name.
-func validName(s string) bool {
+// ValidName reports a shell variable name.
+func ValidName(s string) bool {
 	if s == "" {
 		return false
 	}

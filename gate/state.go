@@ -236,6 +236,31 @@ var stateNames = []string{"IFS", "GLOBIGNORE", "BASHOPTS", "SHELLOPTS", "POSIXLY
 // IFS=1", "A[IFS=1]=q", "${IFS:=,}": a red team's each, after the first
 // lists), so the name's presence is what counts.
 func namedState(text string) string {
+	found := ""
+	NameUses(text, func(name string, read bool, rest string) bool {
+		if !slices.Contains(stateNames, name) {
+			return true
+		}
+		// "IFS= read -r line", IFS set to nothing, splits no wider
+		// than the gate reads (as blankIFS in shellState).
+		blank := name == "IFS" && strings.HasPrefix(rest, "=") && (len(rest) == 1 || strings.IndexByte(" \t\n", rest[1]) >= 0)
+		if !read && !blank {
+			found = name
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// NameUses calls fn with each variable name of text, once its quotes and
+// backslashes are taken out (bash joins "I'F'S" and IF\S into IFS), with
+// whether that use only reads it ("$NAME", or "${NAME...}" without ":="
+// or "=") and the text after the name; fn returns false to stop. It is the
+// one reading of "which variables does this text touch" that the gate's
+// state check and the engine's git checks share: bash assigns a name in
+// more ways than a list of them, so presence is what they judge.
+func NameUses(text string, fn func(name string, read bool, rest string) bool) {
 	t := strings.NewReplacer(`\`, "", "'", "", `"`, "").Replace(text)
 	for i := 0; i < len(t); {
 		if !isNameStart(t[i]) || i > 0 && isNameChar(t[i-1]) {
@@ -246,24 +271,17 @@ func namedState(text string) string {
 		for j < len(t) && isNameChar(t[j]) {
 			j++
 		}
-		name := t[i:j]
-		if slices.Contains(stateNames, name) {
-			read := i > 0 && t[i-1] == '$'
-			if i > 1 && t[i-2:i] == "${" {
-				// ${NAME} reads it; ${NAME:=x} and ${NAME=x} assign it.
-				rest := t[j:]
-				read = !strings.HasPrefix(rest, ":=") && !strings.HasPrefix(rest, "=")
-			}
-			// "IFS= read -r line", IFS set to nothing, splits no wider
-			// than the gate reads (as blankIFS in shellState).
-			blank := name == "IFS" && strings.HasPrefix(t[j:], "=") && (j+1 == len(t) || strings.IndexByte(" \t\n", t[j+1]) >= 0)
-			if !read && !blank {
-				return name
-			}
+		read := i > 0 && t[i-1] == '$'
+		if i > 1 && t[i-2:i] == "${" {
+			// ${NAME} reads it; ${NAME:=x} and ${NAME=x} assign it.
+			rest := t[j:]
+			read = !strings.HasPrefix(rest, ":=") && !strings.HasPrefix(rest, "=")
+		}
+		if !fn(t[i:j], read, t[j:]) {
+			return
 		}
 		i = j
 	}
-	return ""
 }
 
 func isNameStart(c byte) bool { return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
