@@ -418,12 +418,11 @@ func (g *Gate) judgeWrite(h *Host, ev Event) *engine.Judgement {
 		for _, cand := range cands {
 			check, pat, ok := paths.MatchPath(cand)
 			if !ok || check != gate.CheckSelfProtect {
-				// Gemini CLI loads a project's .env (and .gemini/.env,
-				// ~/.env) into its own environment, which its hooks and
-				// shell inherit: writing one sets what steers them,
-				// whichever host's agent writes it.
-				geminiEnv := strings.EqualFold(filepath.Base(cand), ".env")
-				if !writeProtected(cand, g.Home) && !roots.protected(cand) && !geminiEnv {
+				// A host's env file (Gemini CLI loads a project's .env,
+				// .gemini/.env and ~/.env into its own environment, which
+				// its hooks and shell inherit): writing one sets what
+				// steers them, whichever host's agent writes it.
+				if !writeProtected(cand, g.Home) && !roots.protected(cand) && envFile(cand) == nil {
 					continue
 				}
 				pat = filepath.Base(cand)
