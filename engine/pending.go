@@ -326,9 +326,7 @@ func gitBinding(j *Judgement) []string {
 	}
 	// unread is the entry of what cannot be bound: never the same twice.
 	unread := func(what string) string {
-		var nonce [16]byte
-		_, _ = rand.Read(nonce[:])
-		return fmt.Sprintf("\x00git ?%s %x", what, nonce)
+		return "\x00git " + what + " " + neverSame()
 	}
 	var st []string
 	for _, d := range dirs {
@@ -384,6 +382,12 @@ func fileDigest(p string) string {
 		sum := sha256.Sum256(b)
 		return fi.Mode().String() + " " + hex.EncodeToString(sum[:])
 	}
+	return neverSame()
+}
+
+// neverSame is a binding entry for what cannot be read: a random one, so
+// no approval holds across it.
+func neverSame() string {
 	var nonce [16]byte
 	_, _ = rand.Read(nonce[:])
 	return fmt.Sprintf("?%x", nonce)
