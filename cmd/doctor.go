@@ -14,6 +14,9 @@ type DoctorOptions struct {
 	Env   *Env
 	Flags ConfigFlags
 	Probe func() sandbox.Support
+	// Live runs each installed host against a stand-in model to show
+	// what its own rules do to agentgate's questions.
+	Live bool
 }
 
 func newCmdDoctor(env *Env, runF func(*DoctorOptions) error) *cobra.Command {
@@ -22,14 +25,27 @@ func newCmdDoctor(env *Env, runF func(*DoctorOptions) error) *cobra.Command {
 		Use:   "doctor",
 		Short: "Check this machine and configuration: what confinement the kernel enforces",
 		Long: `Check what agentgate can do on this machine and say how to fix what is
-missing. Today it reports the confinement this kernel enforces for each
-sandbox level (Landlock ABI, seccomp).
+missing: the confinement this kernel enforces for each sandbox level
+(Landlock ABI, seccomp), whether the binary is statically linked, and for
+every host agentgate is installed in (claude, codex, gemini, cursor) the
+hook entries, a sample of the hook's answers, the host's version against
+the one agentgate's tests drive, and the host's own settings that would
+bypass agentgate.
 
-Exit status: 0 when everything needed is there; 1 when something the
-configuration requires is missing (sandbox = "require" on a kernel that
-cannot fully confine); 2 for a configuration error.`,
-		Example: `  agentgate doctor`,
-		Args:    cobra.NoArgs,
+--live also runs each installed host that has a live check (Claude Code)
+in a throwaway home and project against a stand-in model on 127.0.0.1
+that asks for one command agentgate asks about, with one of the host's
+allow rules: the host's own allow rules are problems only when the run
+shows such a rule running that command unasked. Nothing of your own
+settings, keys, audit log or sessions is used; it takes a few seconds.
+
+Exit status: 0 when everything needed is there; 1 when something is
+missing or would bypass agentgate (sandbox = "require" on a kernel that
+cannot fully confine, a broken hook, a setting shown to skip agentgate's
+question); 2 for a configuration error.`,
+		Example: `  agentgate doctor
+  agentgate doctor --live     # also show, on the installed hosts, what their allow rules do`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(o)
@@ -38,6 +54,7 @@ cannot fully confine); 2 for a configuration error.`,
 		},
 	}
 	o.Flags.register(c.Flags())
+	c.Flags().BoolVar(&o.Live, "live", false, "run each installed host against a stand-in model to show what its allow rules do")
 	return c
 }
 

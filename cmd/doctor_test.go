@@ -1,12 +1,17 @@
 package cmd
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/agentgate/agentgate/hook"
+	"github.com/agentgate/agentgate/hostcheck"
 	"github.com/agentgate/agentgate/sandbox"
 )
 
@@ -79,5 +84,57 @@ func TestUnstablePath(t *testing.T) {
 		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
 			t.Errorf("%s: %q, want %q", tt.path, got, tt.want)
 		}
+	}
+}
+
+// TestDoctorLiveOverrideIsAProblem: with --live, a host's own allow rule
+// is a problem exactly when the live check saw such a rule run what
+// agentgate asks about; when the check saw agentgate's question hold, or
+// showed nothing, it stays a note. (What the check sees of a real host is
+// hostcheck's and the end-to-end tests'; here it is given.)
+func TestDoctorLiveOverrideIsAProblem(t *testing.T) {
+	home := t.TempDir()
+	bin := filepath.Join(home, "bin")
+	os.MkdirAll(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "claude"), []byte("#!/bin/sh\necho '2.1.328 (Claude Code)'\n"), 0o755)
+	s := hook.Setup{Home: home, Self: filepath.Join(bin, "agentgate"), Now: time.Now}
+	if _, _, err := s.Install("claude", hook.User); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(home, ".claude", "settings.json")
+	b, _ := os.ReadFile(path)
+	var doc map[string]any
+	json.Unmarshal(b, &doc)
+	doc["permissions"] = map[string]any{"allow": []any{"Bash(npm test:*)"}}
+	b, _ = json.Marshal(doc)
+	os.WriteFile(path, b, 0o644)
+
+	saved := liveCheckers["claude"]
+	t.Cleanup(func() { liveCheckers["claude"] = saved })
+	doctor := func(live bool, o hostcheck.Outcome) (string, int) {
+		liveCheckers["claude"] = func(context.Context, hostcheck.Check) hostcheck.Result {
+			return hostcheck.Result{Outcome: o, Detail: "given"}
+		}
+		env, out, _ := testEnv()
+		env.Getenv = func(k string) string {
+			return map[string]string{"HOME": home, "PATH": bin}[k]
+		}
+		n := env.doctorHosts(out, live)
+		return out.String(), n
+	}
+	problem := "problem: " + path + " allows Bash(npm test:*): on the installed Claude Code such a rule runs what agentgate asks about"
+	base, n0 := doctor(false, hostcheck.Overrides)
+	over, n1 := doctor(true, hostcheck.Overrides)
+	held, n2 := doctor(true, hostcheck.Holds)
+	none, n3 := doctor(true, hostcheck.Inconclusive)
+	switch {
+	case strings.Contains(base, "live check") || strings.Contains(base, problem) || !strings.Contains(base, "'agentgate doctor --live' shows it"):
+		t.Errorf("without --live no check runs and the rule is a note:\n%s", base)
+	case !strings.Contains(over, problem) || n1 != n0+1:
+		t.Errorf("a check that saw the rule override is a problem (%d problems, %d without):\n%s", n1, n0, over)
+	case !strings.Contains(held, "still shows agentgate's question for matching commands (doctor --live)") || n2 != n0:
+		t.Errorf("a check that saw the question hold leaves a note (%d problems, %d without):\n%s", n2, n0, held)
+	case !strings.Contains(none, "live check (a stand-in model on 127.0.0.1, a throwaway home): inconclusive: given") || n3 != n0:
+		t.Errorf("an inconclusive check is said and leaves a note (%d problems):\n%s", n3, none)
 	}
 }

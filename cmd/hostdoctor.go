@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"debug/elf"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentgate/agentgate/hook"
+	"github.com/agentgate/agentgate/hostcheck"
 )
 
 // doctorAll runs doctor's own checks and then the hosts' checks, and
@@ -24,7 +26,7 @@ func doctorAll(o *DoctorOptions) error {
 	if err != nil && !errors.As(err, &st) {
 		return err
 	}
-	if o.Env.doctorHosts(o.Env.Stdout) > 0 {
+	if o.Env.doctorHosts(o.Env.Stdout, o.Live) > 0 {
 		return exitStatus(1)
 	}
 	return err
@@ -33,9 +35,12 @@ func doctorAll(o *DoctorOptions) error {
 // doctorHosts checks every host agentgate is installed in, in the user's
 // and the current project's configuration, and reports the project's own
 // hooks and rules that would bypass agentgate. It returns the number of
-// problems.
-func (e *Env) doctorHosts(w io.Writer) (problems int) {
+// problems. With live, a host whose rules doctor has something to say
+// about is run against a stand-in model (package hostcheck), and what the
+// run shows decides whether those rules are problems or notes.
+func (e *Env) doctorHosts(w io.Writer, live bool) (problems int) {
 	self, _ := selfPath()
+	checks := liveChecks{run: live}
 	s := e.setup(self)
 	problem := func(format string, args ...any) {
 		problems++
@@ -67,7 +72,7 @@ func (e *Env) doctorHosts(w io.Writer) (problems int) {
 					fmt.Fprintf(w, "%s: not installed (agentgate install %s)\n", name, name)
 				}
 				if scope == hook.Project {
-					problems += e.projectBypass(w, name, entry)
+					problems += e.projectBypass(w, name, entry, checks)
 				}
 				continue
 			}
@@ -75,6 +80,7 @@ func (e *Env) doctorHosts(w io.Writer) (problems int) {
 			if scope == hook.User {
 				e.hostVersion(w, name)
 			}
+			checks.host(e, w, name, found[0])
 			for ev, c := range entry.Events {
 				if c == "" {
 					problem("no agentgate entry for %s: run 'agentgate install %s%s'", ev, name, scopeFlag(scope))
@@ -114,9 +120,9 @@ func (e *Env) doctorHosts(w io.Writer) (problems int) {
 			}
 			switch {
 			case scope == hook.Project:
-				problems += e.projectBypass(w, name, entry)
+				problems += e.projectBypass(w, name, entry, checks)
 			case name == "gemini" || name == "claude":
-				problems += bypasses(w, name, entry.Path)
+				problems += bypasses(w, name, entry.Path, checks)
 			}
 		}
 	}
@@ -194,24 +200,71 @@ func (e *Env) checkHook(w io.Writer, host, command string) (problems int) {
 
 // projectBypass reports what in the current project's configuration of
 // host would override or bypass agentgate.
-func (e *Env) projectBypass(w io.Writer, host string, entry hook.Entry) (problems int) {
+func (e *Env) projectBypass(w io.Writer, host string, entry hook.Entry, checks liveChecks) (problems int) {
 	for _, c := range entry.Other {
 		problems++
 		fmt.Fprintf(w, "%s (project): problem: %s has another hook on the shell tool (%s): it can allow or rewrite a command after agentgate judged it\n", host, entry.Path, c)
 	}
-	return problems + bypasses(w, host, entry.Path)
+	return problems + bypasses(w, host, entry.Path, checks)
 }
 
-// bypasses prints hook.Bypasses of host's file at path as problems.
-func bypasses(w io.Writer, host, path string) (problems int) {
+// bypasses prints hook.Bypasses of host's file at path as problems, and
+// the host's own allow rules for the shell tool: problems only where a
+// live check showed such a rule running what agentgate asks about.
+func bypasses(w io.Writer, host, path string, checks liveChecks) (problems int) {
 	for _, b := range hook.Bypasses(host, path) {
 		problems++
 		fmt.Fprintf(w, "%s: problem: %s\n", host, b)
 	}
-	for _, n := range hook.Notes(host, path) {
-		fmt.Fprintf(w, "%s: note: %s\n", host, n)
+	r, ran := checks.results[host]
+	title := hook.Hosts[host].Title
+	for _, a := range hook.AllowRules(host, path) {
+		switch {
+		case ran && r.Outcome == hostcheck.Overrides:
+			problems++
+			fmt.Fprintf(w, "%s: problem: %s: on the installed %s such a rule runs what agentgate asks about, unasked (doctor --live); remove the rule or narrow it to read-only commands\n", host, a, title)
+		case ran && r.Outcome == hostcheck.Holds:
+			fmt.Fprintf(w, "%s: note: %s: the installed %s still shows agentgate's question for matching commands (doctor --live)\n", host, a, title)
+		default:
+			fmt.Fprintf(w, "%s: note: %s: %s %s still shows agentgate's question for matching commands; a later version that let the rule skip it would run them unasked ('agentgate doctor --live' shows it on the installed version)\n", host, a, title, hook.Tested[host].Version)
+		}
 	}
 	return problems
+}
+
+// liveChecks runs each host's live check once, when asked to, and keeps
+// its result for the host's rules in every scope.
+type liveChecks struct {
+	run     bool
+	results map[string]hostcheck.Result
+}
+
+// liveCheckers are the hosts a live check exists for.
+var liveCheckers = map[string]func(context.Context, hostcheck.Check) hostcheck.Result{
+	"claude": hostcheck.ClaudeAllowRule,
+}
+
+// host runs host's live check, if there is one and it has not run, with
+// the agentgate the installed hook command runs, and prints its result.
+func (c *liveChecks) host(e *Env, w io.Writer, host, command string) {
+	check, ok := liveCheckers[host]
+	if !c.run || !ok {
+		return
+	}
+	if _, done := c.results[host]; done {
+		return
+	}
+	if c.results == nil {
+		c.results = map[string]hostcheck.Result{}
+	}
+	_, program, _ := hook.InstalledVersion(host, e.Getenv("PATH"))
+	if program == "" {
+		c.results[host] = hostcheck.Result{Detail: hook.Tested[host].Command + " is not on PATH"}
+	} else {
+		c.results[host] = check(context.Background(), hostcheck.Check{Program: program, Agentgate: hookBinary(command), Path: e.Getenv("PATH")})
+	}
+	r := c.results[host]
+	fmt.Fprintf(w, "  live check (a stand-in model on 127.0.0.1, a throwaway home): %s: %s\n", r.Outcome, r.Detail)
 }
 
 // linkage says whether the agentgate at path is statically linked. A

@@ -131,19 +131,21 @@ func Bypasses(host, path string) []string {
 	return nil
 }
 
-// Notes lists what in host's settings beside path is worth knowing but
-// was not shown to bypass agentgate: Claude Code's Bash allow rules,
-// which on 2.1.328 (the version the end-to-end tests drive, in
-// TestClaudeAllowRuleKeepsAgentgatesAsk) still show agentgate's question.
-func Notes(host, path string) []string {
+// AllowRules lists the host's own allow rules for the shell tool in the
+// settings beside path, each as "FILE allows RULE": Claude Code's Bash
+// allow rules, which on 2.1.328 (the version the end-to-end tests drive,
+// in TestClaudeAllowRuleKeepsAgentgatesAsk) still show agentgate's
+// question. Whether they do on the installed version is what "doctor
+// --live" shows (package hostcheck).
+func AllowRules(host, path string) []string {
 	if host != "claude" {
 		return nil
 	}
-	_, notes := claudeSettings(filepath.Dir(path))
-	return notes
+	_, rules := claudeSettings(filepath.Dir(path))
+	return rules
 }
 
-func claudeSettings(dir string) (out, notes []string) {
+func claudeSettings(dir string) (out, allows []string) {
 	for _, name := range []string{"settings.json", "settings.local.json"} {
 		path := filepath.Join(dir, name)
 		data, err := os.ReadFile(path)
@@ -169,11 +171,11 @@ func claudeSettings(dir string) (out, notes []string) {
 		}
 		for _, a := range s.Permissions.Allow {
 			if a == "Bash" || strings.HasPrefix(a, "Bash(") {
-				notes = append(notes, fmt.Sprintf("%s allows %s: Claude Code 2.1.328 still shows agentgate's question for matching commands; a later version that let the rule skip it would run them unasked", path, a))
+				allows = append(allows, path+" allows "+a)
 			}
 		}
 	}
-	return out, notes
+	return out, allows
 }
 
 func geminiHooksOff(path string) []string {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -173,5 +174,50 @@ func TestClaudeAllowRuleKeepsAgentgatesAsk(t *testing.T) {
 	}
 	if bare.exists(filepath.Join(bare.project, "build", "out.o")) {
 		t.Errorf("without agentgate the allow rule did not run rm -rf build: the case proves nothing\n%s", out2)
+	}
+}
+
+// TestClaudeDoctorLiveShowsTheAllowRuleHolds: "agentgate doctor --live"
+// runs the installed Claude Code (the real 2.1.328) against a stand-in
+// model and reports what TestClaudeAllowRuleKeepsAgentgatesAsk shows: a
+// Bash allow rule keeps agentgate's question, so the person's own allow
+// rule is a note, shown on this version, and doctor passes. (A host that
+// ran the command is hostcheck.TestClaudeAllowRule's "obey" case.)
+func TestClaudeDoctorLiveShowsTheAllowRuleHolds(t *testing.T) {
+	t.Parallel()
+	w, bin := claudeSetup(t)
+	path := filepath.Join(w.home, ".claude", "settings.json")
+	settings := obj{}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &settings); err != nil {
+		t.Fatal(err)
+	}
+	settings["permissions"] = obj{"allow": []any{"Bash(npm test:*)"}}
+	w.writeJSON(path, settings)
+	env := w.env()
+	for i, kv := range env {
+		if strings.HasPrefix(kv, "PATH=") {
+			env[i] = "PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
+		}
+	}
+	out, errOut, err := w.run(env, w.ag, "doctor", "--live")
+	if err != nil {
+		t.Fatalf("doctor --live: %v\n%s%s", err, out, errOut)
+	}
+	for _, want := range []string{
+		"live check (a stand-in model on 127.0.0.1, a throwaway home): holds",
+		"allows Bash(npm test:*): the installed Claude Code still shows agentgate's question for matching commands (doctor --live)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor --live does not say %q:\n%s%s", want, out, errOut)
+		}
+	}
+	// The check ran in a throwaway home: nothing reached the person's
+	// audit log.
+	if recs := w.audit(); len(recs) != 0 {
+		t.Errorf("the live check wrote %d records to the person's audit log: %+v", len(recs), recs)
 	}
 }
