@@ -13,6 +13,7 @@
 package hostcheck
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -20,10 +21,10 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -275,17 +276,120 @@ func (m *model) serve() (url string, stop func(), err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	srv := &http.Server{Handler: http.HandlerFunc(m.handle), ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(l)
-	return "http://" + l.Addr().String(), func() { srv.Close() }, nil
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go m.conn(c)
+		}
+	}()
+	return "http://" + l.Addr().String(), func() { l.Close() }, nil
 }
 
-func (m *model) handle(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/v1/messages") {
-		http.NotFound(w, r) // count_tokens and the like: Claude Code copes
+// conn answers one request on c and closes it. The stand-in speaks just
+// enough HTTP/1.1 for a client that sends a body with Content-Length or
+// chunked, and reads a reply framed by Content-Length and
+// "Connection: close": net/http would add 4 MB to agentgate and half a
+// millisecond to every start of it, for one check doctor runs on request
+// (TestBinaryHasNoHTTPStack).
+func (m *model) conn(c net.Conn) {
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	method, path, body, err := readRequest(bufio.NewReader(c))
+	if err != nil {
 		return
 	}
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+	status, ctype, reply := "404 Not Found", "text/plain", []byte("not found\n")
+	if method == "POST" && strings.HasSuffix(path, "/v1/messages") {
+		status = "200 OK"
+		ctype, reply = m.answer(body)
+	}
+	fmt.Fprintf(c, "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", status, ctype, len(reply))
+	c.Write(reply)
+}
+
+// maxBody bounds a request the stand-in reads.
+const maxBody = 16 << 20
+
+// readRequest reads one request: its method, path (without the query)
+// and body.
+func readRequest(r *bufio.Reader) (method, path string, body []byte, err error) {
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return "", "", nil, err
+	}
+	f := strings.Fields(line)
+	if len(f) != 3 {
+		return "", "", nil, fmt.Errorf("bad request line %q", line)
+	}
+	method, path, _ = f[0], f[1], f[2]
+	path, _, _ = strings.Cut(path, "?")
+	length, chunked := -1, false
+	for {
+		h, err := r.ReadString('\n')
+		if err != nil {
+			return "", "", nil, err
+		}
+		h = strings.TrimRight(h, "\r\n")
+		if h == "" {
+			break
+		}
+		k, v, _ := strings.Cut(h, ":")
+		v = strings.TrimSpace(v)
+		switch strings.ToLower(strings.TrimSpace(k)) {
+		case "content-length":
+			if length, err = strconv.Atoi(v); err != nil || length < 0 || length > maxBody {
+				return "", "", nil, fmt.Errorf("bad content-length %q", v)
+			}
+		case "transfer-encoding":
+			chunked = strings.EqualFold(v, "chunked")
+		}
+	}
+	switch {
+	case chunked:
+		body, err = readChunked(r)
+	case length > 0:
+		body = make([]byte, length)
+		_, err = io.ReadFull(r, body)
+	}
+	return method, path, body, err
+}
+
+// readChunked reads a chunked body.
+func readChunked(r *bufio.Reader) ([]byte, error) {
+	var body []byte
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return nil, err
+		}
+		size, _, _ := strings.Cut(strings.TrimSpace(line), ";")
+		n, err := strconv.ParseInt(size, 16, 64)
+		if err != nil || n < 0 || int64(len(body))+n > maxBody {
+			return nil, fmt.Errorf("bad chunk size %q", line)
+		}
+		if n == 0 {
+			// Trailers, then the blank line.
+			for {
+				t, err := r.ReadString('\n')
+				if err != nil || strings.TrimSpace(t) == "" {
+					return body, err
+				}
+			}
+		}
+		chunk := make([]byte, n+2) // the chunk and its CRLF
+		if _, err := io.ReadFull(r, chunk); err != nil {
+			return nil, err
+		}
+		body = append(body, chunk[:n]...)
+	}
+}
+
+// answer is the reply to a Messages API request: its content type and
+// body.
+func (m *model) answer(body []byte) (ctype string, reply []byte) {
 	var req struct {
 		Stream bool `json:"stream"`
 		Tools  []struct {
@@ -323,30 +427,24 @@ func (m *model) handle(w http.ResponseWriter, r *http.Request) {
 		stop = "tool_use"
 	}
 	m.mu.Unlock()
-	writeMessage(w, req.Stream, block, stop)
+	return message(req.Stream, block, stop)
 }
 
-// writeMessage answers with one content block, streamed as Claude Code
-// asks for it (message_start, the block, message_delta, message_stop) or
-// as one JSON message.
-func writeMessage(w http.ResponseWriter, stream bool, block map[string]any, stop string) {
+// message is a reply of one content block, streamed as Claude Code asks
+// for it (message_start, the block, message_delta, message_stop) or as
+// one JSON message.
+func message(stream bool, block map[string]any, stop string) (ctype string, reply []byte) {
 	msg := map[string]any{"id": "msg_agentgate_live", "type": "message", "role": "assistant", "model": "stand-in",
 		"content": []any{block}, "stop_reason": stop, "stop_sequence": nil,
 		"usage": map[string]any{"input_tokens": 10, "output_tokens": 5}}
 	if !stream {
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(msg)
-		return
+		b, _ := json.Marshal(msg)
+		return "application/json", b
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
+	var w bytes.Buffer
 	event := func(name string, data map[string]any) {
 		b, _ := json.Marshal(data)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
+		fmt.Fprintf(&w, "event: %s\ndata: %s\n\n", name, b)
 	}
 	start := map[string]any{}
 	for k, v := range msg {
@@ -366,4 +464,5 @@ func writeMessage(w http.ResponseWriter, stream bool, block map[string]any, stop
 	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	event("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
 	event("message_stop", map[string]any{"type": "message_stop"})
+	return "text/event-stream", w.Bytes()
 }

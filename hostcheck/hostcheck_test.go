@@ -1,6 +1,7 @@
 package hostcheck
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -136,5 +137,44 @@ func TestHostGetsNoneOfThePersonsEnvironment(t *testing.T) {
 	}
 	if !strings.Contains(string(env), "ANTHROPIC_BASE_URL=http://127.0.0.1:") {
 		t.Errorf("the host was not pointed at the stand-in on 127.0.0.1:\n%s", env)
+	}
+}
+
+// TestBinaryHasNoHTTPStack: the stand-in speaks HTTP by hand so that
+// agentgate does not link net/http, which made the binary 4 MB larger and
+// every start of it (each hooked call pays two) about half a millisecond
+// slower, for a check doctor runs on request.
+func TestBinaryHasNoHTTPStack(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/agentgate/agentgate").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == "net/http" || p == "crypto/tls" {
+			t.Errorf("agentgate links %s", p)
+		}
+	}
+}
+
+// TestReadRequest: the stand-in reads a body framed either way a client
+// may send it, and refuses what it cannot frame.
+func TestReadRequest(t *testing.T) {
+	for _, c := range []struct {
+		raw, path, body string
+		bad             bool
+	}{
+		{raw: "POST /v1/messages?beta=true HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello", path: "/v1/messages", body: "hello"},
+		{raw: "POST /v1/messages HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nhel\r\n2;x=y\r\nlo\r\n0\r\n\r\n", path: "/v1/messages", body: "hello"},
+		{raw: "GET /v1/models HTTP/1.1\r\n\r\n", path: "/v1/models"},
+		{raw: "POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", bad: true},
+		{raw: "POST / HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n", bad: true},
+		{raw: "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", bad: true},
+		{raw: "POST / HTTP/1.1\r\nContent-Length: 9\r\n\r\nshort", bad: true},
+		{raw: "nonsense\r\n\r\n", bad: true},
+	} {
+		_, path, body, err := readRequest(bufio.NewReader(strings.NewReader(c.raw)))
+		if (err != nil) != c.bad || (!c.bad && (path != c.path || string(body) != c.body)) {
+			t.Errorf("%q: path %q body %q err %v; want path %q body %q bad %v", c.raw, path, body, err, c.path, c.body, c.bad)
+		}
 	}
 }
