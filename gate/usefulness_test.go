@@ -153,7 +153,7 @@ func TestUsefulness(t *testing.T) {
 		cmd := r["command"]
 		switch r["kind"] {
 		case "ro-simple":
-			d := decideWith(cmd, defaults, false)
+			d := decideWith(cmd, defaults, true)
 			simple.add(d)
 			prog := strings.Fields(cmd + " ?")[0]
 			if byProg[prog] == nil {
