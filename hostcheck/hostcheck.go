@@ -119,6 +119,20 @@ func ClaudeAllowRule(ctx context.Context, c Check) Result {
 	return Result{Outcome: Holds, Detail: fmt.Sprintf("with the allow rule %s, Claude Code still asked agentgate and did not run %q; without the hook the same rule ran it", claudeRule, claudeCommand)}
 }
 
+// ClaudeOffline is the environment that keeps Claude Code from reaching
+// anything but its model API: no telemetry, error reports, updates or
+// feature flags (the end-to-end tests use it too).
+var ClaudeOffline = []string{
+	"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+	"CLAUDE_CODE_ENABLE_TELEMETRY=0",
+	"DISABLE_TELEMETRY=1",
+	"DISABLE_ERROR_REPORTING=1",
+	"DISABLE_AUTOUPDATER=1",
+	"DISABLE_UPDATES=1",
+	"DISABLE_FEATURE_FLAGS=1",
+	"DISABLE_GROWTHBOOK=1",
+}
+
 // run is one run of a host in its own home and project.
 type run struct {
 	c    Check
@@ -152,16 +166,9 @@ func (r run) claude(ctx context.Context) (ran bool, inconclusive string) {
 		return false, err.Error()
 	}
 	defer stop()
-	env := append(r.env(),
+	env := append(append(r.env(), ClaudeOffline...),
 		"ANTHROPIC_BASE_URL="+url,
 		"ANTHROPIC_API_KEY=agentgate-live-check",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"CLAUDE_CODE_ENABLE_TELEMETRY=0",
-		"DISABLE_TELEMETRY=1",
-		"DISABLE_ERROR_REPORTING=1",
-		"DISABLE_AUTOUPDATER=1",
-		"DISABLE_UPDATES=1",
-		"DISABLE_FEATURE_FLAGS=1",
 	)
 	out, err := r.exec(ctx, env, r.c.Program, "-p", "Run the command you are given.",
 		"--output-format", "json", "--permission-mode", "default", "--max-turns", "4")

@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentgate/agentgate/hostcheck"
 )
 
 // Claude Code: the Anthropic Messages API at ANTHROPIC_BASE_URL; the hook
@@ -56,19 +59,26 @@ func runClaude(w *world, bin, url, mode string) (claudeResult, string, error) {
 }
 
 func claudeEnv(w *world, url string) []string {
-	return w.env(
+	return w.env(append(slices.Clone(hostcheck.ClaudeOffline),
 		"ANTHROPIC_BASE_URL="+url,
 		"ANTHROPIC_API_KEY=e2e-test-key",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"CLAUDE_CODE_ENABLE_TELEMETRY=0",
-		"DISABLE_TELEMETRY=1",
-		"DISABLE_ERROR_REPORTING=1",
-		"DISABLE_AUTOUPDATER=1",
-		"DISABLE_UPDATES=1",
-		"DISABLE_FEATURE_FLAGS=1",
-		"DISABLE_GROWTHBOOK=1",
 		"IS_SANDBOX=1",
-	)
+	)...)
+}
+
+// claudePermissions sets the permissions of the user's Claude Code
+// settings, keeping the rest (the hook install wrote).
+func (w *world) claudePermissions(perms obj) {
+	w.t.Helper()
+	path := filepath.Join(w.home, ".claude", "settings.json")
+	settings := obj{}
+	if b, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(b, &settings); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+	settings["permissions"] = perms
+	w.writeJSON(path, settings)
 }
 
 // claudeSetup is a world with agentgate installed as Claude Code's hook.
@@ -92,17 +102,7 @@ func claudeSetup(t *testing.T) (w *world, bin string) {
 func TestClaudeDenyRuleHoldsAfterRewrite(t *testing.T) {
 	t.Parallel()
 	w, bin := claudeSetup(t)
-	path := filepath.Join(w.home, ".claude", "settings.json")
-	settings := obj{}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &settings); err != nil {
-		t.Fatal(err)
-	}
-	settings["permissions"] = obj{"deny": []any{"Bash(ls:*)", "Bash(ls)"}}
-	w.writeJSON(path, settings)
+	w.claudePermissions(obj{"deny": []any{"Bash(ls:*)", "Bash(ls)"}})
 	s, url := newStandIn(t, "ls", anthropicAPI)
 	res, out, err := runClaude(w, bin, url, "bypassPermissions")
 	if s.timesAsked() == 0 {
@@ -142,17 +142,7 @@ func TestClaudeHeadlessDefaultMode(t *testing.T) {
 func TestClaudeAllowRuleKeepsAgentgatesAsk(t *testing.T) {
 	t.Parallel()
 	w, bin := claudeSetup(t)
-	path := filepath.Join(w.home, ".claude", "settings.json")
-	settings := obj{}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &settings); err != nil {
-		t.Fatal(err)
-	}
-	settings["permissions"] = obj{"allow": []any{"Bash(rm:*)", "Bash(rm -rf build)", "Bash"}}
-	w.writeJSON(path, settings)
+	w.claudePermissions(obj{"allow": []any{"Bash(rm:*)", "Bash(rm -rf build)", "Bash"}})
 	s, url := newStandIn(t, "rm -rf build", anthropicAPI)
 	res, out, err := runClaude(w, bin, url, "default")
 	if s.timesAsked() == 0 {
@@ -166,7 +156,7 @@ func TestClaudeAllowRuleKeepsAgentgatesAsk(t *testing.T) {
 	// The control: without agentgate, the same rule runs rm in the same
 	// mode, so the rule is one that would matter.
 	bare := newWorld(t, "")
-	bare.writeJSON(filepath.Join(bare.home, ".claude", "settings.json"), obj{"permissions": settings["permissions"]})
+	bare.claudePermissions(obj{"allow": []any{"Bash(rm:*)", "Bash(rm -rf build)", "Bash"}})
 	s2, url2 := newStandIn(t, "rm -rf build", anthropicAPI)
 	_, out2, err2 := runClaude(bare, bin, url2, "default")
 	if s2.timesAsked() == 0 {
@@ -186,17 +176,7 @@ func TestClaudeAllowRuleKeepsAgentgatesAsk(t *testing.T) {
 func TestClaudeDoctorLiveShowsTheAllowRuleHolds(t *testing.T) {
 	t.Parallel()
 	w, bin := claudeSetup(t)
-	path := filepath.Join(w.home, ".claude", "settings.json")
-	settings := obj{}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &settings); err != nil {
-		t.Fatal(err)
-	}
-	settings["permissions"] = obj{"allow": []any{"Bash(npm test:*)"}}
-	w.writeJSON(path, settings)
+	w.claudePermissions(obj{"allow": []any{"Bash(npm test:*)"}})
 	env := w.env()
 	for i, kv := range env {
 		if strings.HasPrefix(kv, "PATH=") {
