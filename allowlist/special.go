@@ -505,6 +505,17 @@ var sysEntries = []*Entry{
 		Use("-v, --kernel-version", "version"), Use("-m, --machine", "machine"), Use("-p, --processor", "processor"),
 		Use("-i, --hardware-platform", "platform"), Use("-o, --operating-system", "system"), help(), version(),
 	}},
+	{Words: []string{"whereis"}, Note: "locates a program's binary, source and manual files (names only)", Example: "whereis ls", Asks: []string{"whereis -B /tmp -f ls"}, Operands: Operands{Strings: true}, Flags: []Flag{
+		Use("-b", "binaries only"), Use("-m", "manuals only"), Use("-s", "sources only"), Use("-u", "unusual entries"),
+		Use("-l", "prints the lookup paths"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
+	}},
+	{Words: []string{"pidof"}, Note: "prints the process ids of running programs", Example: "pidof bash", Asks: []string{"pidof -z bash"}, Operands: Operands{Strings: true}, Flags: []Flag{
+		Use("-s", "one id only"), Use("-c", "same root only"), Use("-n", "no stat of network files"), Use("-x", "scripts too"),
+		Use("-q", "quiet"), Use("-w", "kernel threads too"), Use("-t", "threads"), Use("-o PID", "omits an id"), Use("-S SEP", "separator"),
+	}},
+	{Words: []string{"type"}, Note: "says how the shell would read a name (builtin, program, keyword)", Example: "type ls", Asks: []string{"type -z ls"}, Operands: Operands{Strings: true}, Flags: []Flag{
+		Use("-a", "every reading"), Use("-f", "no functions"), Use("-p", "program path"), Use("-P", "program path, searching PATH"), Use("-t", "one word"),
+	}},
 	{Words: []string{"uptime"}, Note: "prints how long the system has run", Example: "uptime", Asks: []string{"uptime -x"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("-p, --pretty", "pretty"), Use("-s, --since", "since"), Use("-r, --raw", "raw numbers"), Use("-c, --container", "container uptime"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},

@@ -318,6 +318,14 @@ var textEntries = []*Entry{
 	}},
 	{Words: []string{"true"}, Note: "does nothing, successfully", Example: "true", Asks: []string{"true --version"}, KeepFlags: true, Operands: Operands{Strings: true}},
 	{Words: []string{"false"}, Note: "does nothing, unsuccessfully", Example: "false", Asks: []string{"false --version"}, KeepFlags: true, Operands: Operands{Strings: true}},
+	{Words: []string{"sum"}, Note: "prints BSD or System V checksums", Example: "sum f", Asks: []string{"sum -c f"}, Flags: []Flag{
+		Use("-r", "BSD algorithm"), Use("-s, --sysv", "System V algorithm"), help(), version(),
+	}},
+	{Words: []string{"look"}, Note: "prints the lines of a sorted file that begin with a string", Example: "look abc words.txt", Asks: []string{"look -x abc words.txt"}, Operands: Operands{Lead: 1}, Flags: []Flag{
+		Use("-a, --alternative", "alternative dictionary"), Use("-b", "BSD: binary search"), Use("-d, --alphanum", "alphanumerics only"),
+		Use("-f, --ignore-case", "ignores case"), Use("-t, --terminate=CHAR", "termination character"),
+		Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
+	}},
 	{Words: []string{"which"}, Note: "locates programs on PATH", Example: "which ls", Asks: []string{"which -a --skip-alias ls"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-a, --all", "all matches"), Use("-s", "BSD: status only"),
 	}},
