@@ -497,8 +497,12 @@ func (p Paths) build(patterns []string) matcher {
 		switch {
 		case strings.HasPrefix(pat, "$"):
 			// "$CLAUDE_CONFIG_DIR/.credentials.json": where the
-			// environment moves a host's files, when it does.
-			if v := p.resolve(pat); strings.HasPrefix(v, "/") {
+			// environment moves a host's files, when it does. Unset, the
+			// pattern names nothing (the host's default place has its
+			// own pattern): it used to stay "$CLAUDE_CONFIG_DIR/..." and
+			// be read as a directory of that name under the working
+			// directory, so that every "*" there seemed to name it.
+			if v := p.resolve(pat); p.expandVar(pat) != pat && strings.HasPrefix(v, "/") {
 				m.prefixes = append(m.prefixes, newPattern(pat, v))
 			}
 		case strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~/"):

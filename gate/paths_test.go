@@ -98,6 +98,11 @@ func TestProtectedPaths(t *testing.T) {
 		{"tree --infofile=.env", gate.CheckSensitive},
 		{"find . -name .env -exec cat {} +", ""}, // the walk, in the engine, judges what it reads
 		{"ls .env | xargs cat", gate.CheckSensitive},
+		// With CLAUDE_CONFIG_DIR unset, "$CLAUDE_CONFIG_DIR/..." names
+		// nothing: it once stood for a directory of that name here, so
+		// every "*" seemed to name Claude Code's token.
+		{"du -sh *", ""},
+		{"cat ~/.claude/.credentials.json", gate.CheckSensitive},
 	}
 	for _, tt := range tests {
 		d := gate.Decide(gate.Request{Text: tt.text, Rules: allowlist.Defaults(), Paths: paths})
