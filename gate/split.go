@@ -85,9 +85,10 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 				return
 			}
 			var a []Arg
+			name, _ := shparse.Value(c.Args[0])
 			for i, w := range c.Args {
 				arg, r, ok := wordArg(req.Text, w, i)
-				if e := shparse.Strict(w); ok && e != "" {
+				if e := shparse.Strict(w); ok && e != "" && !expandsAsAlone(e, name, i) {
 					r, ok = Reason{Check: CheckWords, Match: arg.Value, Message: fmt.Sprintf("word %d (%s) is not literal (%s)", i+1, arg.Value, e)}, false
 				}
 				if !ok {
@@ -202,6 +203,23 @@ func badRedirect(text string, r *syntax.Redirect) (target string, why Reason, ok
 }
 
 func standardFD(s string) bool { return s == "0" || s == "1" || s == "2" }
+
+// expandsAsAlone reports whether a word of a split compound that bash
+// still expands (kind, from shparse.Strict) is judged as it is in a simple
+// command: a glob or a tilde in the operands of a program (word i > 0),
+// which the allowlist, the path checks and the engine's disk walk read as
+// they read a lone command's, from the directory the text's cd leads to.
+// The pieces of a compound that runs are read-only, so none of them makes
+// a file an earlier glob did not see. A brace, which makes more words,
+// the program's name, and the target of a cd, pushd or popd (where the
+// later pieces run) stay literal.
+func expandsAsAlone(kind, program string, i int) bool {
+	switch program {
+	case "cd", "pushd", "popd":
+		return false
+	}
+	return i > 0 && (kind == "glob" || kind == "tilde")
+}
 
 // cdTarget returns DIR when, in split mode, the text starts with "cd DIR"
 // as the first simple command of a compound ("cd DIR && ls"), DIR being

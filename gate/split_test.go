@@ -13,8 +13,13 @@ func decideSplit(text string) gate.Decision {
 }
 
 // splitRuns are compounds split mode allows: every part allowed, joined
-// by && || ; |, literal words, harmless redirects.
+// by && || ; |, literal words (or a glob or tilde in a program's operands,
+// judged as in a lone command), harmless redirects.
 var splitRuns = []string{
+	"ls *.go | head",
+	"ls ~ | head",
+	"cat src/*.go | grep func",
+	"git status && ls ~/proj",
 	"git log --oneline | head -5",
 	"grep -c 'a|b' f.txt",
 	"cat a.txt 2>/dev/null",
@@ -119,9 +124,19 @@ var splitAsks = []string{
 	"cat < ~/x",
 	"FOO=1 ls | head",
 	"ls $HOME | head",
-	"ls *.go | head",
 	"ls {a,b} | head",
-	"ls ~ | head",
+	// A glob or tilde stays out of a program's name and a cd's target
+	// (where the later parts would run), and a glob that may name a
+	// secret asks as it does alone.
+	"l* && ls",
+	"ls && ~/bin/tool",
+	"cd * && ls",
+	"ls && cd ~/s* && cat x",
+	"pushd ~/x* && ls",
+	"cd ~ && cat .s*/id_rsa",
+	"cd /etc && cat shad*",
+	"ls && cat ~/.ssh/id_*",
+	"git log | grep x && cat *.pem",
 	"ls ${X} && pwd",
 	"echo $((1+1)) | cat",
 	"find . -delete | head",
@@ -212,6 +227,23 @@ func TestSplitModeAdversarialCorpus(t *testing.T) {
 		req.Split = true
 		if d := gate.Decide(req); d.Verdict() == gate.Allow {
 			t.Errorf("adversarial.tsv:%d: %q allowed in split mode: %s", e.line, req.Text, e.why)
+		}
+	}
+}
+
+// TestSplitGlobFromCd: a glob after a compound's cd is judged from the cd's
+// target, as a lone command's is from the working directory.
+func TestSplitGlobFromCd(t *testing.T) {
+	for text, want := range map[string]gate.Verdict{
+		"cd /tmp && ls *.log":    gate.Allow,
+		"cd /etc && cat pass*":   gate.Allow,
+		"cd /etc && cat shad*":   gate.Ask,
+		"cd ~ && cat .s*/id_rsa": gate.Ask,
+		"cd ~ && cat .aws/c*":    gate.Ask,
+		"cd ~/.ssh && cat *":     gate.Ask,
+	} {
+		if d := decideSplit(text); d.Verdict() != want {
+			t.Errorf("split: %q = %s (%s); want %s", text, d.Verdict(), d.Primary(), want)
 		}
 	}
 }
