@@ -295,6 +295,7 @@ var placeholderKinds = map[string]ValueKind{
 	"PATTERN": PatternValue, "REGEX": PatternValue, "GLOB": PatternValue,
 	"STRING": StringValue, "FORMAT": StringValue, "NAME": StringValue, "TEXT": StringValue, "EXPR": StringValue,
 	"CHARS": StringValue, "SEP": StringValue, "FILTER": StringValue, "LABEL": StringValue,
+	"SLOT": StringValue, "VENDOR": StringValue,
 	// Numbers.
 	"N": NumberValue, "NUM": NumberValue, "COLS": NumberValue, "COLUMNS": NumberValue, "WIDTH": NumberValue,
 	"SIZE": NumberValue, "PID": NumberValue, "UID": NumberValue, "FILENUM": NumberValue, "RADIX": NumberValue,

@@ -516,6 +516,31 @@ var sysEntries = []*Entry{
 	{Words: []string{"type"}, Note: "says how the shell would read a name (builtin, program, keyword)", Example: "type ls", Asks: []string{"type -z ls"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-a", "every reading"), Use("-f", "no functions"), Use("-p", "program path"), Use("-P", "program path, searching PATH"), Use("-t", "one word"),
 	}},
+	{Words: []string{"lsmod"}, Note: "lists the loaded kernel modules", Example: "lsmod", Asks: []string{"lsmod x"}, Operands: Operands{None: true}, Flags: []Flag{
+		Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
+	}},
+	// An interval operand makes vmstat and iostat repeat until stopped:
+	// they run with flags alone.
+	{Words: []string{"vmstat"}, Note: "prints virtual memory statistics once (an interval operand repeats)", Example: "vmstat -s", Asks: []string{"vmstat 2"}, Operands: Operands{None: true}, Flags: []Flag{
+		Use("-a, --active", "active memory"), Use("-f, --forks", "forks"), Use("-m, --slabs", "slabs"), Use("-n, --one-header", "one header"),
+		Use("-s, --stats", "event counters"), Use("-d, --disk", "disks"), Use("-D, --disk-sum", "disk summary"),
+		Use("-p, --partition=NAME", "one partition"), Use("-S, --unit=CHAR", "unit"), Use("-t, --timestamp", "timestamps"),
+		Use("-w, --wide", "wide"), Use("-y, --no-first", "skips the first report"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
+	}},
+	{Words: []string{"iostat"}, Note: "prints CPU and device I/O statistics once (an interval operand repeats)", Example: "iostat -x", Asks: []string{"iostat 2", "iostat -o JSON"}, Operands: Operands{None: true}, Flags: []Flag{
+		Use("-c", "CPU only"), Use("-d", "devices only"), Use("-h", "human"), Use("-k", "kB"), Use("-m", "MB"), Use("-N", "device mapper names"),
+		Use("-s", "short"), Use("-t", "timestamps"), Use("-x", "extended"), Use("-y", "skips the first report"), Use("-z", "omits idle devices"),
+		Use("--compact", "one line per device"), Use("--human", "human"), Use("--pretty", "pretty"), Use("-V", "prints the version"),
+	}},
+	{Words: []string{"lspci"}, Note: "lists PCI devices", Example: "lspci -nnk", Asks: []string{"lspci -xxx", "lspci -F dump", "lspci -q"}, Operands: Operands{None: true}, Flags: []Flag{
+		Use("-v", "verbose (repeatable)"), Use("-k", "kernel drivers"), Use("-n", "numbers (repeatable)"), Use("-t", "tree"),
+		Use("-m", "machine readable (repeatable)"), Use("-D", "domain numbers"), Use("-P", "bridge paths (repeatable)"), Use("-b", "bus-centric"),
+		Use("-s SLOT", "one slot"), Use("-d VENDOR", "one vendor:device"), Use("--help", "prints help"), Use("--version", "prints the version"),
+	}},
+	{Words: []string{"lsusb"}, Note: "lists USB devices", Example: "lsusb -t", Asks: []string{"lsusb -D /dev/bus/usb/001/001"}, Operands: Operands{None: true}, Flags: []Flag{
+		Use("-v, --verbose", "verbose"), Use("-t, --tree", "tree"), Use("-s SLOT", "bus and device"), Use("-d VENDOR", "vendor:product"),
+		Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
+	}},
 	{Words: []string{"uptime"}, Note: "prints how long the system has run", Example: "uptime", Asks: []string{"uptime -x"}, Operands: Operands{None: true}, Flags: []Flag{
 		Use("-p, --pretty", "pretty"), Use("-s, --since", "since"), Use("-r, --raw", "raw numbers"), Use("-c, --container", "container uptime"), Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
 	}},
