@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentgate/agentgate/engine"
+	"github.com/agentgate/agentgate/hook"
 	"github.com/agentgate/agentgate/internal/visible"
 	"github.com/agentgate/agentgate/runner"
 	"github.com/agentgate/agentgate/sandbox"
@@ -25,6 +26,11 @@ type ExecOptions struct {
 	// HostTicket is the secret of an approval given in a host's own
 	// dialog, which a hook's rewrite carries (engine.Escalation.HostAsk).
 	HostTicket string
+	// HostWhy is the reason class the hook's rewrite names for its host
+	// to show (Codex's approval shows the justification of the rule it
+	// matches). It changes nothing that runs; the ticket approves only
+	// the rewrite with the class it was given with.
+	HostWhy string
 }
 
 func newCmdExec(env *Env, runF func(*ExecOptions) error) *cobra.Command {
@@ -76,14 +82,20 @@ failed.`,
 	// person: hidden from the help.
 	f.StringVar(&o.HostTicket, "host-ticket", "", "the approval a person gave in the host's dialog (written by the hook)")
 	_ = f.MarkHidden("host-ticket")
+	f.StringVar(&o.HostWhy, "host-why", "", "the reason class the host's dialog showed with the ticket (written by the hook)")
+	_ = f.MarkHidden("host-why")
 	return c
 }
 
 func execRun(o *ExecOptions) error {
+	if o.HostWhy != "" && (o.HostTicket == "" || !hook.KnownCodexWhy(o.HostWhy)) {
+		return usagef("--host-why is written by agentgate's hook, with --host-ticket", "--host-why %q names no reason class agentgate's hook writes, or comes without --host-ticket", visible.String(o.HostWhy))
+	}
 	eng, j, err := o.Env.judge(o.Args, &o.Flags, o.Session, o.HostTicket)
 	if err != nil {
 		return err
 	}
+	j.HostWhy = o.HostWhy
 	if o.PromptTimeout > 0 {
 		j.Config.PromptTimeout = o.PromptTimeout
 	}

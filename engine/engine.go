@@ -96,6 +96,10 @@ type Judgement struct {
 	Hardened bool
 	// HostTicket is the proposal's.
 	HostTicket string
+	// HostWhy is the reason class the rewrite named for the host to show
+	// with it (exec's --host-why): it decides nothing, and a ticket given
+	// with another class approves nothing.
+	HostWhy string
 
 	// binding is what the files its words reach are now, read once per
 	// judgement ([resolvedWords]): routing, holding, ticketing and the

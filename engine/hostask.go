@@ -60,6 +60,11 @@ type hostTicket struct {
 	// not hold for some run, the host runs the rewrite without asking,
 	// and then the ticket approves nothing.
 	Unarmed bool `json:"unarmed,omitempty"`
+	// Why is the reason class the host showed the person with the
+	// rewrite (Codex's rule justification, chosen by the rewrite's
+	// --host-why): the ticket approves the rewrite that names it, and no
+	// other.
+	Why string `json:"why,omitempty"`
 }
 
 // ErrNoHostTicket is returned when exec's ticket names no live approval.
@@ -93,14 +98,17 @@ func validHostTicket(t string) bool {
 // rewritten exec claims with the returned secret once the person said
 // yes. x's record must already be written ([Escalation.Approve] with
 // asked_host) and kept for the result event ([Escalation.Later]).
-func (x *Escalation) HostAsk() (ticket string, err error) { return x.hostAsk(false) }
+func (x *Escalation) HostAsk() (ticket string, err error) { return x.hostAsk(false, "") }
 
 // HostAskUnarmed is [Escalation.HostAsk] for a ticket that approves
 // nothing until [Engine.ArmHostTicket] arms it: when the host reports
-// that it is asking a person about the rewrite.
-func (x *Escalation) HostAskUnarmed() (ticket string, err error) { return x.hostAsk(true) }
+// that it is asking a person about the rewrite. why is the reason class
+// the rewrite names for the host to show; exec's must be the same.
+func (x *Escalation) HostAskUnarmed(why string) (ticket string, err error) {
+	return x.hostAsk(true, why)
+}
 
-func (x *Escalation) hostAsk(unarmed bool) (ticket string, err error) {
+func (x *Escalation) hostAsk(unarmed bool, why string) (ticket string, err error) {
 	e, j := x.e, x.J
 	var b [hostTicketBytes]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -110,7 +118,7 @@ func (x *Escalation) hostAsk(unarmed bool) (ticket string, err error) {
 	now := e.Now().UTC()
 	t := hostTicket{Pending: Pending{Command: j.Request.Text, Cwd: j.Cwd, Session: j.Session, Harness: harnessOf(j),
 		Reasons: j.Decision.Reasons(), Resolved: resolvedWords(j), Record: x.Rec.ID, Created: now,
-		Expires: now.Add(hostTicketTTL), Approved: now}, ToolUseID: j.ToolUseID, Unarmed: unarmed}
+		Expires: now.Add(hostTicketTTL), Approved: now}, ToolUseID: j.ToolUseID, Unarmed: unarmed, Why: why}
 	if err := os.MkdirAll(e.hostTicketDir(), 0o700); err != nil {
 		return "", err
 	}
@@ -203,13 +211,14 @@ func (e *Engine) pruneHostTickets() { e.pruneOlder(e.hostTicketDir(), hostTicket
 
 // hostGrant reads the ticket j presents and reports whether it approves
 // exactly j: an armed ticket, for the same text, directory and session,
-// no reason the person was not shown, and the same files on disk.
+// shown with the same reason class, no reason the person was not shown,
+// and the same files on disk.
 func (e *Engine) hostGrant(j *Judgement) (hostTicket, bool) {
 	t, ok := e.readHostTicket(j.HostTicket)
 	if !ok || t.Unarmed {
 		return hostTicket{}, false
 	}
-	if t.Command != j.Request.Text || t.Cwd != j.Cwd || t.Session != j.Session || !sameJudgement(t.Pending, j) {
+	if t.Command != j.Request.Text || t.Cwd != j.Cwd || t.Session != j.Session || t.Why != j.HostWhy || !sameJudgement(t.Pending, j) {
 		return hostTicket{}, false
 	}
 	return t, true

@@ -144,7 +144,7 @@ func TestHostTicketUnarmed(t *testing.T) {
 	if err := x.Approve(audit.OutcomeAskedHost); err != nil {
 		t.Fatal(err)
 	}
-	ticket, err := x.HostAskUnarmed()
+	ticket, err := x.HostAskUnarmed("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,10 +17,12 @@ import (
 // and runs the call. It does ask a person about a command one of its own
 // exec-policy rules marks "prompt", and it matches those rules against
 // the command a PreToolUse hook rewrote (read in 0.169.0's source, seen
-// with the binary). So install writes a rule for agentgate's marked
-// rewrite, "<agentgate> exec --host-ticket", and the hook answers an ask
-// with allow and that rewrite, ticketed as for Claude Code: Codex shows
-// the person the rewrite and runs it once they say yes. Codex tries the
+// with the binary). So install writes rules for agentgate's marked
+// rewrite, "<agentgate> exec --host-why=CLASS --host-ticket", one per
+// reason class, whose justification Codex shows (codexwhy.go), and the
+// hook answers an ask with allow and that rewrite, ticketed as for Claude
+// Code: Codex shows the person the rewrite, and why agentgate asks, and
+// runs it once they say yes. Codex tries the
 // rule only on a command it can split into plain words (tree-sitter's
 // bash grammar, no expansions): agentgate's path unquoted, every other
 // word in single quotes, and a single quote inside one written '"'"'
@@ -57,20 +59,34 @@ func CodexRuleFile(codexHome string) string {
 
 // CodexRuleText is the rules file for agentgate at self: Codex asks the
 // person before it runs agentgate's marked rewrite, and refuses it under
-// approval policy never. It is "" when self cannot be a plain word.
+// approval policy never. One rule per reason class (codexwhy.go) gives
+// Codex's approval the class's words; the last, for a rewrite that names
+// no class, agentgate's own rewrites never match. It is "" when self
+// cannot be a plain word.
 func CodexRuleText(self string) string {
 	if !plainWord(self) {
 		return ""
 	}
-	return codexRuleHeader +
+	var b strings.Builder
+	b.WriteString(codexRuleHeader +
 		"# Codex asks you before it runs a command agentgate wants a person to approve,\n" +
-		"# rewritten into agentgate exec with a one-time ticket.\n" +
-		"prefix_rule(\n" +
-		"    pattern = [\"" + self + "\", \"exec\", \"--host-ticket\"],\n" +
-		"    decision = \"prompt\",\n" +
-		"    justification = \"agentgate asks you: the command after -- runs only if you say yes\",\n" +
-		")\n"
+		"# rewritten into agentgate exec with a one-time ticket. Its approval shows the\n" +
+		"# justification of the rule the rewrite matches: why agentgate asks.\n")
+	rule := func(pattern []string, text string) {
+		b.WriteString("prefix_rule(\n    pattern = [\"" + strings.Join(pattern, "\", \"") + "\"],\n" +
+			"    decision = \"prompt\",\n" +
+			"    justification = \"agentgate asks you: " + text + "; the command after -- runs only if you say yes\",\n)\n")
+	}
+	for _, w := range codexWhys {
+		rule([]string{self, "exec", codexWhyFlag + w.Key, "--host-ticket"}, w.Text)
+	}
+	rule([]string{self, "exec", "--host-ticket"}, "this rewrite names no reason, which agentgate's own always do (agentgate check explains a command)")
+	return b.String()
 }
+
+// codexWhyFlag is exec's flag that names the reason class of a marked
+// rewrite, for Codex's rules to match.
+const codexWhyFlag = "--host-why="
 
 // plainWord reports whether s is a word Codex's parser takes as it is,
 // unquoted: letters, digits and / . _ + - @ : , % only.
@@ -93,14 +109,16 @@ func codexQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
 }
 
-// codexMark is what starts agentgate's marked rewrite, after its path.
-const codexMark = " exec --host-ticket "
+// codexMark is what starts agentgate's marked rewrite, after its path and
+// its reason class.
+const codexMark = " --host-ticket "
 
 // codexAskRewrite is the marked rewrite of text for Codex: the words the
-// rule matches first, then exec's flags and the text, each quoted.
-func codexAskRewrite(self, session, text string, flags []string, ticket string) string {
+// rule for reason class why matches first, then exec's flags and the
+// text, each quoted.
+func codexAskRewrite(self, why, session, text string, flags []string, ticket string) string {
 	var b strings.Builder
-	b.WriteString(self + codexMark + ticket + " --non-interactive")
+	b.WriteString(self + " exec " + codexWhyFlag + why + codexMark + ticket + " --non-interactive")
 	for _, f := range flags {
 		b.WriteString(" " + codexQuote(f))
 	}
@@ -112,10 +130,20 @@ func codexAskRewrite(self, session, text string, flags []string, ticket string) 
 }
 
 // codexMarkedTicket is the ticket of agentgate's marked rewrite command,
-// read from where the hook wrote it: right after the mark, at the start.
+// read from where the hook wrote it: right after the mark, at the start,
+// which names a reason class or none.
 func codexMarkedTicket(self, command string) (string, bool) {
-	rest, ok := strings.CutPrefix(command, self+codexMark)
+	rest, ok := strings.CutPrefix(command, self+" exec ")
 	if !ok || !plainWord(self) {
+		return "", false
+	}
+	if why, after, ok := strings.Cut(rest, " "); ok && strings.HasPrefix(why, codexWhyFlag) {
+		rest = " " + after
+	} else {
+		rest = " " + rest
+	}
+	rest, ok = strings.CutPrefix(rest, codexMark)
+	if !ok {
 		return "", false
 	}
 	ticket, _, ok := strings.Cut(rest, " ")

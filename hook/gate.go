@@ -232,7 +232,8 @@ func (g *Gate) askVia(h *Host, ev Event, j *engine.Judgement) string {
 // reports that it is asking ([Gate.asking]).
 func (g *Gate) askMarked(h *Host, ev Event, j *engine.Judgement) Answer {
 	x := g.Engine.Escalate(j)
-	ticket, err := x.HostAskUnarmed()
+	why := codexWhyOf(j.Decision)
+	ticket, err := x.HostAskUnarmed(why)
 	if err != nil {
 		return Answer{Decision: Deny, Reason: "agentgate could not keep the approval's ticket: " + err.Error()}
 	}
@@ -241,7 +242,7 @@ func (g *Gate) askMarked(h *Host, ev Event, j *engine.Judgement) Answer {
 		return Answer{Decision: Deny, Reason: err.Error()}
 	}
 	_ = x.Later()
-	return Answer{Decision: Ask, Reason: askReason(j), Rewrite: codexAskRewrite(g.Self, j.Session, j.Request.Text, g.ExecFlags, ticket)}
+	return Answer{Decision: Ask, Reason: askReason(j), Rewrite: codexAskRewrite(g.Self, why, j.Session, j.Request.Text, g.ExecFlags, ticket)}
 }
 
 // asking answers a host that is about to ask someone about a command
