@@ -164,6 +164,9 @@ func codexAskProblem(w Where, self string, ev Event) string {
 	if data, err := os.ReadFile(f); err != nil || string(data) != CodexRuleText(self) {
 		return "agentgate's rule for it is not in " + f + " (run 'agentgate install codex')"
 	}
+	if f := codexOtherRules(w, home, self); f != "" {
+		return "a rules file other than agentgate's names agentgate (" + f + "): Codex could show its rule's words in place of why agentgate asks"
+	}
 	if p := PowerShell(w); p != "" {
 		return "a PowerShell is installed (" + p + "), through which Codex runs a command without its rules"
 	}
@@ -171,6 +174,39 @@ func codexAskProblem(w Where, self string, ev Event) string {
 		return "another PermissionRequest hook on the shell (" + h + ") may approve it without you"
 	}
 	return codexTurnProblem(ev)
+}
+
+// codexOtherRules names a rules file Codex may load, other than
+// agentgate's, that names agentgate ("" when there is none): $CODEX_HOME's,
+// the system's, and a .codex/rules in the project or above it. Codex
+// shows the justification of the longest prompt rule that matches, and of
+// the last one loaded among equals (seen with 0.169.0: a rule for
+// agentgate's prefix in a file that sorts after agentgate.rules put its
+// words in the approval), so such a rule could replace agentgate's
+// reason with any text. A file that cannot be read counts.
+func codexOtherRules(w Where, home, self string) string {
+	dirs := []string{filepath.Join(home, "rules"), "/etc/codex/rules"}
+	if filepath.IsAbs(w.Project) {
+		for d := filepath.Clean(w.Project); ; d = filepath.Dir(d) {
+			dirs = append(dirs, filepath.Join(d, ".codex", "rules"))
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	mine := CodexRuleFile(home)
+	for _, d := range dirs {
+		files, _ := filepath.Glob(filepath.Join(d, "*.rules"))
+		for _, f := range files {
+			if f == mine {
+				continue
+			}
+			if data, err := os.ReadFile(f); err != nil || strings.Contains(string(data), filepath.Base(self)) {
+				return f
+			}
+		}
+	}
+	return ""
 }
 
 // codexPermissionHooks names a PermissionRequest hook on Codex's shell

@@ -416,6 +416,12 @@ func TestCodexAskDenied(t *testing.T) {
 		{"another rule", func(t *testing.T, g *Gate, _ *string) {
 			os.WriteFile(CodexRuleFile(filepath.Join(g.Home, ".codex")), []byte(CodexRuleText("/other/agentgate")), 0o600)
 		}, "agentgate install codex"},
+		{"another rule for agentgate", func(t *testing.T, g *Gate, _ *string) {
+			write(t, filepath.Join(g.Home, ".codex", "rules", "zz.rules"), `prefix_rule(pattern = ["/opt/agentgate/agentgate", "exec"], decision = "prompt", justification = "harmless")`+"\n")
+		}, "zz.rules"},
+		{"a project rule for agentgate", func(t *testing.T, g *Gate, _ *string) {
+			write(t, filepath.Join(g.Home, "proj", ".codex", "rules", "a.rules"), `prefix_rule(pattern = ["agentgate"], decision = "prompt")`+"\n")
+		}, "a.rules"},
 		{"powershell", func(t *testing.T, g *Gate, _ *string) {
 			write(t, filepath.Join(g.Home, "bin", "pwsh"), "#!/bin/sh\n")
 			os.Chmod(filepath.Join(g.Home, "bin", "pwsh"), 0o755)

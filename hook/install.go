@@ -447,6 +447,9 @@ func (s Setup) CodexRuleProblem() string {
 	case string(data) != want:
 		return path + " is not the rule agentgate writes for " + s.Self + ": run 'agentgate install codex'"
 	}
+	if f := codexOtherRules(Where{Home: s.Home}, s.codexHome(), s.Self); f != "" {
+		return f + " names agentgate: Codex could show its rule's words in place of why agentgate asks, so what agentgate asks about is denied with an id; remove agentgate from it"
+	}
 	return ""
 }
 
