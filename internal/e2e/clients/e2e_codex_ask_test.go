@@ -18,10 +18,11 @@ import (
 
 // Codex has no ask a hook can give, but it asks a person about a command
 // one of its own rules marks "prompt", and it matches its rules against
-// the command a hook rewrote. agentgate install writes a rule for
-// agentgate's marked rewrite ("<agentgate> exec --host-ticket"), and the
-// hook answers an ask with that rewrite: Codex's own approval shows it,
-// and runs it once the person says yes. These tests drive the real
+// the command a hook rewrote. agentgate install writes rules for
+// agentgate's marked rewrite ("<agentgate> exec --host-why=CLASS
+// --host-ticket"), one per reason class, and the hook answers an ask with
+// that rewrite: Codex's own approval shows it, with the class's words
+// (e2e_codex_why_test.go), and runs it once the person says yes. These tests drive the real
 // Codex in a terminal, as a person runs it with agentgate: approvals on
 // request, Codex's sandbox off (agentgate confines what it runs).
 
@@ -149,7 +150,7 @@ func TestCodexAskReachesApproval(t *testing.T) {
 			r := startCodex(t, w, bin, codexEnv(w), codexAskArgs...)
 			waitForCodex(t, r, s, codexAsks, 1)
 			screen := squeeze(r.Screen())
-			if !strings.Contains(screen, squeeze("exec --host-ticket ")) || !strings.Contains(screen, squeeze("-- 'sh ./build.sh'")) {
+			if !strings.Contains(screen, squeeze("exec --host-why=unlisted --host-ticket ")) || !strings.Contains(screen, squeeze("-- 'sh ./build.sh'")) {
 				t.Errorf("Codex's approval does not show the rewrite it will run:\n%s", r.Screen())
 			}
 			if w.exists(filepath.Join(w.project, "built")) {
@@ -308,7 +309,7 @@ func TestCodexTicketNotReplayed(t *testing.T) {
 	t.Parallel()
 	const first = "echo ran >> made.txt"
 	var home atomic.Pointer[string] // Codex's home, once the world is; read by the stand-in
-	rewrite := regexp.MustCompile(`/[^\s"\\]+ exec --host-ticket [a-z2-7]{32} --non-interactive --session '[^']*' -- '` + regexp.QuoteMeta(first) + `'`)
+	rewrite := regexp.MustCompile(`/[^\s"\\]+ exec --host-why=[a-z-]+ --host-ticket [a-z2-7]{32} --non-interactive --session '[^']*' -- '` + regexp.QuoteMeta(first) + `'`)
 	replay := func() string {
 		// The rewrite Codex ran, as its transcript records it.
 		var found string

@@ -93,7 +93,7 @@ func TestCodexSandboxAskReachesApproval(t *testing.T) {
 			}
 			waitForAsk(t, r, s, asked-1)
 			screen := squeeze(r.Screen())
-			if !strings.Contains(screen, squeeze("exec --host-ticket ")) || !strings.Contains(screen, squeeze("-- 'sh ./build.sh'")) {
+			if !strings.Contains(screen, squeeze("exec --host-why=unlisted --host-ticket ")) || !strings.Contains(screen, squeeze("-- 'sh ./build.sh'")) {
 				t.Errorf("Codex's approval does not show the rewrite it will run:\n%s", r.Screen())
 			}
 			if w.exists(filepath.Join(w.project, "built")) {
@@ -173,7 +173,7 @@ func checkSandboxRecords(t *testing.T, w *world, calls int) {
 // codexRanRewrite finds, in Codex's transcripts, the marked rewrite of
 // command that Codex ran.
 func codexRanRewrite(w *world, command string) string {
-	re := regexp.MustCompile(`/[^\s"\\]+ exec --host-ticket [a-z2-7]{32} --non-interactive --session '[^']*' -- '` + regexp.QuoteMeta(command) + `'`)
+	re := regexp.MustCompile(`/[^\s"\\]+ exec --host-why=[a-z-]+ --host-ticket [a-z2-7]{32} --non-interactive --session '[^']*' -- '` + regexp.QuoteMeta(command) + `'`)
 	var found string
 	filepath.WalkDir(filepath.Join(codexHome(w), "sessions"), func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && found == "" {
@@ -277,11 +277,11 @@ func TestCodexSandboxedExecClaimsNothing(t *testing.T) {
 	waitForCodex(t, r, s, "You canceled the request", 1)
 	// The rewrite Codex showed, ticket and all, as the screen shows it
 	// (Codex records no rewrite it did not run).
-	m := regexp.MustCompile(`--host-ticket([a-z2-7]{32})--non-interactive--session'([^']*)'`).FindStringSubmatch(squeeze(r.Screen()))
+	m := regexp.MustCompile(`--host-why=([a-z-]+)--host-ticket([a-z2-7]{32})--non-interactive--session'([^']*)'`).FindStringSubmatch(squeeze(r.Screen()))
 	if m == nil {
 		t.Fatalf("Codex's approval shows no ticket:\n%s", r.Screen())
 	}
-	rewrite := installedAgentgate(t, w) + " exec --host-ticket " + m[1] + " --non-interactive --session '" + m[2] + "' -- 'sh ./say.sh'"
+	rewrite := installedAgentgate(t, w) + " exec --host-why=" + m[1] + " --host-ticket " + m[2] + " --non-interactive --session '" + m[3] + "' -- 'sh ./say.sh'"
 	tickets, _ := filepath.Glob(filepath.Join(w.home, ".local", "state", "agentgate", "hostasked", "*.json"))
 	if len(tickets) != 1 {
 		t.Fatalf("want the one armed ticket left after the no, found %q", tickets)
