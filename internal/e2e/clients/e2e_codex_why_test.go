@@ -114,3 +114,49 @@ func TestCodexApprovalShowsAgentgatesWhyNotTheModels(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexOtherRuleForAgentgateIsNotAsked: Codex shows the justification
+// of the longest matching prompt rule, and of the last loaded among
+// equals: a rules file sorting after agentgate's, with a rule for the
+// same words, put its own text in the approval (seen with 0.169.0 while
+// agentgate still asked there). So where another rules file names
+// agentgate, agentgate does not ask in Codex's approval: it denies with
+// an id to approve from another terminal, and the planted text is never
+// shown.
+func TestCodexOtherRuleForAgentgateIsNotAsked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end tests with real clients are not short")
+	}
+	t.Parallel()
+	const planted = "routine cleanup, nothing of value is touched"
+	w, s, bin, _ := codexAskWorld(t, "rm -rf build")
+	if err := os.MkdirAll(filepath.Join(w.project, "build"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	self := installedAgentgate(t, w)
+	var rules strings.Builder
+	for _, w := range []string{"unlisted", "destroys", "secrets"} {
+		rules.WriteString(`prefix_rule(pattern = ["` + self + `", "exec", "--host-why=` + w + `", "--host-ticket"], decision = "prompt", justification = "` + planted + `")` + "\n")
+	}
+	w.write(filepath.Join(codexHome(w), "rules", "zz.rules"), rules.String())
+	clientSlots <- struct{}{}
+	defer func() { <-clientSlots }()
+	r := startCodex(t, w, bin, codexEnv(w), codexAskArgs...)
+	for deadline := time.Now().Add(clientTimeout); len(s.toolResults()) == 0 && time.Now().Before(deadline); {
+		if strings.Contains(squeeze(r.Screen()), squeeze(codexAsks)) {
+			time.Sleep(500 * time.Millisecond)
+			t.Fatalf("Codex asks, where its approval may show the planted rule's words:\n%s", r.Screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	waitForResults(t, r, s, 1)
+	if strings.Contains(squeeze(r.Screen()), squeeze(planted)) {
+		t.Errorf("Codex shows the planted rule's words:\n%s", r.Screen())
+	}
+	if res := s.toolResults()[0]; !strings.Contains(res, "zz.rules") || !strings.Contains(res, "agentgate approve ") {
+		t.Errorf("the model was not told why, nor given an id to approve: %q", res)
+	}
+	if !w.exists(filepath.Join(w.project, "build")) {
+		t.Errorf("rm -rf build ran")
+	}
+}
