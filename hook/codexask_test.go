@@ -353,6 +353,18 @@ func TestCodexAskRoute(t *testing.T) {
 	}
 }
 
+// The marked rewrite names the class of the command's judgement, whose
+// rule's words Codex shows; its ticket approves only that rewrite.
+func TestCodexAskRewriteNamesClass(t *testing.T) {
+	g, proj, transcript := codexAskGate(t)
+	for text, want := range map[string]string{"rm -rf build": "destroys", "cat ~/.ssh/id_rsa": "secrets", "touch made.txt": "unlisted"} {
+		_, c := codexRewrite(t, handle(t, g, Codex, codexEvent("PreToolUse", text, proj, transcript)))
+		if !strings.HasPrefix(c, g.Self+" exec --host-why="+want+" --host-ticket ") {
+			t.Errorf("%q is rewritten %q, want class %s", text, c, want)
+		}
+	}
+}
+
 // The class Codex's approval shows is the judgement's weightiest reason:
 // what the command would do (its severity) before why it was asked.
 func TestCodexWhyOf(t *testing.T) {
