@@ -8,11 +8,13 @@ import (
 
 // Codex's approval shows, for a command one of its prompt rules matches,
 // "`COMMAND` requires approval: JUSTIFICATION", the justification of the
-// longest matching rule (0.169.0: codex-rs/core/src/exec_policy.rs,
-// derive_prompt_reason), and not the model's own justification of the
-// call, which it shows only where no rule's reason is given
-// (codex-rs/core/src/tools/runtimes/unified_exec.rs, start_approval_async:
-// the requirement's reason, or else the call's justification). A hook
+// longest matching rule, the last loaded among equals
+// (codex-rs/core/src/exec_policy.rs, derive_prompt_reason), and not the
+// model's own justification of the call, which it shows only where no
+// rule's reason is given (codex-rs/core/src/tools/runtimes/unified_exec.rs,
+// start_approval_async: the requirement's reason, or else the call's
+// justification). Read in codex-rs's source and seen with the 0.169.0
+// binary (internal/e2e/clients/e2e_codex_why_test.go). A hook
 // cannot hand Codex a text of its own, but its rewrite picks which rule
 // matches: so install writes one rule per reason class, each with the
 // class's words as its justification, and the marked rewrite names its
