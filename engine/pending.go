@@ -303,24 +303,56 @@ func resolvedWords(j *Judgement) []string {
 
 // gitBinding is what the git repositories a text runs in hold that git
 // trusts, for an approval of the text to hold for: the content of each of
-// their configuration files, of what those include, and of each file in
-// their hooks directories and in the one core.hooksPath names
+// their configuration files, of what those include, of the person's
+// global and system ones, of each file in their hooks directories and
+// in the one core.hooksPath names, of the programs the configuration
+// names by path, and the same of each submodule checked out
 // ([gitsafe.Trusted], read without running git), symbolic links followed
 // (git follows them: a .git/config or a hook linked to a file the agent
 // may write ran what was planted in it). An approved program may run git
 // without a word of the text saying so ("bash run.sh", run.sh being "git
 // status"; a build): a red team's core.fsmonitor, planted after the
-// approval, ran in the retry. The git directory's other files change with
-// git's own work (the index, HEAD) and are not bound. An approval given
-// before the repository existed holds for none, and none holds where the
-// files cannot be read: their entry differs at each judgement.
+// approval, ran in the retry. Each git of the text is bound where it
+// runs and as it is told to ("git -C ../o commit", "GIT_DIR=../o/.git
+// git commit": a hook planted in ../o ran in the retry). The git
+// directory's other files change with git's own work (the index, HEAD)
+// and are not bound. An approval given before the repository existed
+// holds for none, and none holds where the files cannot be read: their
+// entry differs at each judgement.
 func gitBinding(j *Judgement) []string {
-	dirs := []string{j.Cwd}
-	segDirs, _ := resolve.Dirs(j.Cwd, j.Request.Paths.Home, j.Decision.Segments())
+	segs := j.Decision.Segments()
+	segDirs, _ := resolve.Dirs(j.Cwd, j.Request.Paths.Home, segs)
+	// The environment an approved command runs with: the full one.
+	env := make([]string, 0, len(j.Request.Paths.Vars)+1)
+	for k, v := range j.Request.Paths.Vars {
+		if k != "HOME" {
+			env = append(env, k+"="+v)
+		}
+	}
+	slices.Sort(env)
+	env = append(env, "HOME="+j.Request.Paths.Home)
+	type run struct {
+		argv []string
+		dir  string
+		env  []string
+	}
+	runs := []run{{dir: j.Cwd, env: env}}
 	for _, ds := range segDirs {
 		for _, d := range ds {
-			if !slices.Contains(dirs, d) {
-				dirs = append(dirs, d)
+			runs = append(runs, run{dir: d, env: env})
+		}
+	}
+	envs := [][]string{env}
+	for _, kv := range gitAssignments(segs) {
+		envs = append(envs, append(slices.Clip(env), kv))
+	}
+	for i, argv := range segs {
+		if len(argv) == 0 || filepath.Base(argv[0]) != "git" || i >= len(segDirs) {
+			continue
+		}
+		for _, d := range segDirs[i] {
+			for _, env := range envs {
+				runs = append(runs, run{argv: argv, dir: d, env: env})
 			}
 		}
 	}
@@ -329,8 +361,14 @@ func gitBinding(j *Judgement) []string {
 		return "\x00git " + what + " " + neverSame()
 	}
 	var st []string
-	for _, d := range dirs {
-		files, err := gitsafe.Trusted(d, j.Request.Paths.Home)
+	done := map[string]bool{}
+	for _, r := range runs {
+		key := strings.Join(r.argv, "\x00") + "\x01" + r.dir + "\x01" + strings.Join(r.env, "\x00")
+		if done[key] {
+			continue
+		}
+		done[key] = true
+		files, err := gitsafe.Trusted(r.argv, r.dir, r.env)
 		if err != nil {
 			return []string{unread(err.Error())}
 		}

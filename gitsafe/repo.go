@@ -3,6 +3,7 @@ package gitsafe
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -327,44 +328,83 @@ func (r repository) configFiles() ([]string, error) {
 	return out, nil
 }
 
-// Trusted lists, for the repository git finds from dir, the files and
-// directories whose contents git trusts without a command naming them:
-// the configuration files ([repository.configFiles]), the hooks
-// directories of the common and the worktree git directory and of each
-// submodule under modules/, and what the configuration names that git
-// reads or runs from: the files include.path and includeIf.*.path name
-// (followed, as git does, up to maxIncludes) and the directory
-// core.hooksPath names. It reads the file system only (git is not run:
-// judging must not run a git found on PATH); a configuration file outside
-// the plain subset [parseSimple] reads that may name such a file is an
-// error. Outside a repository it is empty. home expands "~/".
-func Trusted(dir, home string) ([]string, error) {
-	r, err := discover(dir, "", "", "")
-	if errors.Is(err, errNoRepo) {
-		return nil, nil
+// Trusted lists the files and directories whose contents a git command
+// trusts without naming them: argv is the command ("git", "-C", "sub",
+// "status"; nil for a program that may run git where it runs), dir the
+// directory it runs in and environ its environment (GIT_DIR, HOME,
+// XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL ...). They are, for the repository
+// git finds as [Vet] finds it, its configuration files
+// ([repository.configFiles]), the hooks directories of the common and
+// the worktree git directory and of each submodule under modules/, and
+// the same of every submodule checked out with a git directory of its
+// own (the index's gitlinks, read in process: "sub/.git" a directory, or
+// a "gitdir:" file naming any place), which git status enters; in any
+// directory, inside a repository or not, the person's global and system
+// configuration files ([globalFiles]); and what any of those names that
+// git reads or runs from: the files include.path and includeIf.*.path
+// name (followed, as git does, up to maxIncludes, whatever their
+// condition), the directory core.hooksPath names and the files a
+// program key names by path ([programPaths]: a core.fsmonitor script).
+// It reads the file system only (git is not run: judging must not run a
+// git found on PATH); a configuration file outside the plain subset
+// [parseSimple] reads that may name such a file, or an index it cannot
+// read, is an error.
+func Trusted(argv []string, dir string, environ []string) ([]string, error) {
+	inv := invocation{dir: dir}
+	if len(argv) > 0 {
+		inv, _ = parseInvocation(argv, dir)
 	}
-	if err != nil {
-		return nil, err
-	}
-	configs, err := r.configFiles()
-	if err != nil {
-		return configs, err
-	}
-	var out []string
+	var out, configs []string
+	// repoOf is the repository a configuration file belongs to, whose
+	// work tree its relative paths are taken from: git runs hooks and
+	// programs there.
+	repoOf := map[string]repository{}
 	add := func(p string) {
 		if !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
-	for _, base := range []string{r.commonDir, r.gitDir} {
-		add(filepath.Join(base, "hooks"))
+	r, err := discover(inv.dir, firstNonEmpty(inv.gitDir, getenv(environ, "GIT_DIR")),
+		getenv(environ, "GIT_COMMON_DIR"), getenv(environ, "GIT_OBJECT_DIRECTORY"))
+	switch {
+	case errors.Is(err, errNoRepo):
+	case err != nil:
+		return nil, err
+	default:
+		repos, err := checkedOut(r, environ, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, rr := range repos {
+			files, err := rr.configFiles()
+			if err != nil {
+				return out, err
+			}
+			for _, base := range []string{rr.commonDir, rr.gitDir} {
+				add(filepath.Join(base, "hooks"))
+			}
+			for _, f := range files {
+				if !slices.Contains(configs, f) {
+					configs = append(configs, f)
+					repoOf[f] = rr
+				}
+			}
+		}
 	}
+	for _, f := range globalFiles(environ) {
+		if !slices.Contains(configs, f) {
+			configs = append(configs, f)
+			repoOf[f] = r
+		}
+	}
+	home := getenv(environ, "HOME")
 	for i := 0; i < len(configs); i++ {
 		c := configs[i]
 		add(c)
 		if i > maxModuleFiles+maxIncludes {
-			return out, errors.New("too many configuration files for " + r.gitDir)
+			return out, fmt.Errorf("more than %d configuration files", maxModuleFiles+maxIncludes)
 		}
+		cr := repoOf[c]
 		// A submodule's own hooks run in its checkout.
 		if strings.Contains(filepath.ToSlash(c), "/modules/") {
 			add(filepath.Join(filepath.Dir(c), "hooks"))
@@ -378,8 +418,7 @@ func Trusted(dir, home string) ([]string, error) {
 		}
 		entries, ok := parseSimple(data)
 		if !ok {
-			low := bytes.ToLower(data)
-			if bytes.Contains(low, []byte("include")) || bytes.Contains(low, []byte("hookspath")) {
+			if namesFiles(data) {
 				return out, errors.New(c + " may name files git reads in a form read only by git")
 			}
 			continue
@@ -389,18 +428,117 @@ func Trusted(dir, home string) ([]string, error) {
 			if strings.HasPrefix(v, "~/") && home != "" {
 				v = filepath.Join(home, v[2:])
 			}
+			if progs, ok := programPaths(e.key, e.value, home, &cr); ok {
+				for _, p := range progs {
+					add(filepath.Clean(p))
+				}
+				continue
+			}
 			switch {
 			case isInclude(e.key) && v != "":
 				if t := absJoin(filepath.Dir(c), v); !slices.Contains(configs, t) {
 					configs = append(configs, t)
+					repoOf[t] = cr
 				}
 			case e.key == "core.hookspath" && v != "":
-				base := r.top
+				base := cr.top
 				if base == "" {
-					base = r.gitDir
+					base = cr.gitDir
 				}
-				add(absJoin(base, v))
+				if base != "" || filepath.IsAbs(v) {
+					add(absJoin(base, v))
+				}
 			}
+		}
+	}
+	return out, nil
+}
+
+// namesFiles reports whether a configuration file [parseSimple] cannot
+// read may name a file git reads or runs: an include, a hooks directory
+// or a program key's section or name.
+func namesFiles(data []byte) bool {
+	low := bytes.ToLower(data)
+	for _, w := range []string{"include", "hookspath", "fsmonitor", "sshcommand", "pager", "editor", "askpass",
+		"program", "helper", "external", "textconv", "command", "filter", "driver", "alias", "templatedir",
+		"packobjectshook", "gitproxy"} {
+		if bytes.Contains(low, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// globalFiles are the configuration files every git command reads
+// whatever its repository, as git finds them in environ: the global one
+// ($GIT_CONFIG_GLOBAL, else $XDG_CONFIG_HOME/git/config, or
+// ~/.config/git/config, and ~/.gitconfig) and the system one
+// ($GIT_CONFIG_SYSTEM or /etc/gitconfig, unless $GIT_CONFIG_NOSYSTEM),
+// whether they exist yet or not.
+func globalFiles(environ []string) []string {
+	home := getenv(environ, "HOME")
+	var files []string
+	if g := getenv(environ, "GIT_CONFIG_GLOBAL"); g != "" {
+		files = append(files, g)
+	} else {
+		xdg := getenv(environ, "XDG_CONFIG_HOME")
+		if xdg == "" && home != "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if xdg != "" {
+			files = append(files, filepath.Join(xdg, "git", "config"))
+		}
+		if home != "" {
+			files = append(files, filepath.Join(home, ".gitconfig"))
+		}
+	}
+	if getenv(environ, "GIT_CONFIG_NOSYSTEM") == "" {
+		files = append(files, firstNonEmpty(getenv(environ, "GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
+	}
+	var out []string
+	for _, f := range files {
+		if f != "/dev/null" && filepath.IsAbs(f) {
+			out = append(out, filepath.Clean(f))
+		}
+	}
+	return out
+}
+
+// checkedOut is r and, depth first, every submodule checked out in its
+// working tree with a git directory of its own, as git status enters
+// them: the gitlinks of its index, read in process (an index this
+// reader does not speak is an error), up to maxSubmoduleDepth.
+func checkedOut(r repository, environ []string, depth int) ([]repository, error) {
+	out := []repository{r}
+	if r.top == "" {
+		return out, nil
+	}
+	links, known := readGitlinks(r, environ)
+	if !known {
+		return out, errors.New("the index of " + r.gitDir + " is in a form agentgate does not read, so its submodules are not known")
+	}
+	if len(links) > maxGitlinks {
+		return out, fmt.Errorf("more than %d submodules in %s", maxGitlinks, r.top)
+	}
+	for _, p := range links {
+		sub := filepath.Join(r.top, p)
+		if _, err := os.Lstat(filepath.Join(sub, ".git")); err != nil {
+			continue // not checked out
+		}
+		if depth >= maxSubmoduleDepth {
+			return out, fmt.Errorf("submodule %s is nested more than %d deep", sub, maxSubmoduleDepth)
+		}
+		nested, err := discover(sub, "", "", "")
+		if err != nil {
+			return out, fmt.Errorf("submodule %s: %w", sub, err)
+		}
+		if nested.top == "" || fsutil.Resolve(nested.top) != fsutil.Resolve(sub) {
+			return out, fmt.Errorf("submodule %s: its git directory cannot be read as git would read it", sub)
+		}
+		more, err := checkedOut(nested, nil, depth+1)
+		out = append(out, more...)
+		if err != nil {
+			return out, err
 		}
 	}
 	return out, nil
