@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/internal/fsutil"
 )
@@ -114,6 +116,9 @@ func vet(argv []string, dir string, environ []string, hardened bool) ([]Finding,
 	v.specialFiles(repo)
 	v.stateFiles(repo)
 	v.alternates(repo)
+	if !v.hardened {
+		v.hooks(repo)
+	}
 	if v.inv.sub == "grep" {
 		if err := v.trackedLinks(repo); err != nil {
 			return append(findings, v.out...), err
@@ -369,6 +374,46 @@ func (v *vetter) alternates(repo repository) {
 	}
 }
 
+// quietHooks are the hooks no command of the read-only catalogue runs:
+// they run when git commits, merges, rebases, checks out, pushes,
+// receives, applies mail or collects garbage. Any other hook in the
+// hooks directory (post-index-change, which git status and diff run when
+// they refresh the index; reference-transaction; one git adds later) is
+// a finding when the command runs without [Environ]'s core.hooksPath.
+var quietHooks = map[string]bool{
+	"applypatch-msg": true, "pre-applypatch": true, "post-applypatch": true, "pre-commit": true,
+	"pre-merge-commit": true, "prepare-commit-msg": true, "commit-msg": true, "post-commit": true,
+	"pre-rebase": true, "post-checkout": true, "post-merge": true, "pre-push": true, "pre-receive": true,
+	"update": true, "proc-receive": true, "post-receive": true, "post-update": true, "push-to-checkout": true,
+	"pre-auto-gc": true, "post-rewrite": true, "sendemail-validate": true, "fsmonitor-watchman": true,
+	"p4-changelist": true, "p4-prepare-changelist": true, "p4-post-changelist": true, "p4-pre-submit": true,
+}
+
+// hooks reports each hook of the repository's hooks directory (the
+// common directory's: core.hooksPath in its configuration is a finding
+// of its own) that git would run, other than [quietHooks]: a command the
+// host runs itself has no core.hooksPath override, and "git status" ran
+// a planted post-index-change when it refreshed the index.
+func (v *vetter) hooks(repo repository) {
+	dir := filepath.Join(repo.commonDir, "hooks")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if quietHooks[name] || strings.HasSuffix(name, ".sample") {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err != nil || fi.IsDir() || unix.Access(p, unix.X_OK) != nil {
+			continue // git runs only an executable file
+		}
+		v.out = append(v.out, Finding{Key: "hooks/" + name, File: p,
+			Why: "a hook git may run from this command (git status and diff run post-index-change when they refresh the index), and it runs without agentgate's overrides"})
+	}
+}
+
 // maxGitlinks bounds the submodules judged per repository, and
 // maxSubmoduleDepth how deep submodules of submodules are followed.
 const (
@@ -453,6 +498,7 @@ func (v *vetter) submodules(repo repository, depth int) error {
 		// its state files: a FIFO there hung git status for good.
 		v.specialFiles(nested)
 		v.stateFiles(nested)
+		v.hooks(nested)
 		if len(v.out) == before {
 			if err := v.submodules(nested, depth+1); err != nil {
 				return err
