@@ -342,9 +342,16 @@ func gitBinding(j *Judgement) []string {
 			runs = append(runs, run{dir: d, env: env})
 		}
 	}
+	// Each assignment alone, as escalatedGit vets them, and all at once
+	// (GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath
+	// GIT_CONFIG_VALUE_0=DIR names a directory only together).
 	envs := [][]string{env}
-	for _, kv := range gitAssignments(segs) {
+	assigned := gitAssignments(segs)
+	for _, kv := range assigned {
 		envs = append(envs, append(slices.Clip(env), kv))
+	}
+	if len(assigned) > 1 {
+		envs = append(envs, append(slices.Clip(env), assigned...))
 	}
 	for i, argv := range segs {
 		if len(argv) == 0 || filepath.Base(argv[0]) != "git" || i >= len(segDirs) {

@@ -9,10 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/internal/fsutil"
 )
 
@@ -398,13 +400,49 @@ func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 		}
 	}
 	home := getenv(environ, "HOME")
+	// take lists what one entry names, from a file of repository cr in
+	// directory base.
+	take := func(e entry, cr repository, base string) {
+		key := strings.ToLower(e.key)
+		v := e.value
+		if strings.HasPrefix(v, "~/") && home != "" {
+			v = filepath.Join(home, v[2:])
+		}
+		if progs, ok := programPaths(key, e.value, home, &cr); ok {
+			for _, p := range progs {
+				add(filepath.Clean(p))
+			}
+			return
+		}
+		switch {
+		case isInclude(key) && v != "":
+			if t := absJoin(base, v); !slices.Contains(configs, t) {
+				configs = append(configs, t)
+				repoOf[t] = cr
+			}
+		case key == "core.hookspath" && v != "":
+			top := cr.top
+			if top == "" {
+				top = cr.gitDir
+			}
+			if top != "" || filepath.IsAbs(v) {
+				add(absJoin(top, v))
+			}
+		}
+	}
+	// The command's own configuration ("git -c core.hooksPath=DIR",
+	// GIT_CONFIG_KEY_n) names files as a file's does: a hook made in
+	// the directory "-c core.hooksPath" named ran after the approval.
+	for _, kv := range commandConfig(argv, environ) {
+		k, v, _ := strings.Cut(kv, "=")
+		take(entry{k, v}, r, inv.dir)
+	}
 	for i := 0; i < len(configs); i++ {
 		c := configs[i]
 		add(c)
 		if i > maxModuleFiles+maxIncludes {
 			return out, fmt.Errorf("more than %d configuration files", maxModuleFiles+maxIncludes)
 		}
-		cr := repoOf[c]
 		// A submodule's own hooks run in its checkout.
 		if strings.Contains(filepath.ToSlash(c), "/modules/") {
 			add(filepath.Join(filepath.Dir(c), "hooks"))
@@ -424,34 +462,32 @@ func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 			continue
 		}
 		for _, e := range entries {
-			v := e.value
-			if strings.HasPrefix(v, "~/") && home != "" {
-				v = filepath.Join(home, v[2:])
-			}
-			if progs, ok := programPaths(e.key, e.value, home, &cr); ok {
-				for _, p := range progs {
-					add(filepath.Clean(p))
-				}
-				continue
-			}
-			switch {
-			case isInclude(e.key) && v != "":
-				if t := absJoin(filepath.Dir(c), v); !slices.Contains(configs, t) {
-					configs = append(configs, t)
-					repoOf[t] = cr
-				}
-			case e.key == "core.hookspath" && v != "":
-				base := cr.top
-				if base == "" {
-					base = cr.gitDir
-				}
-				if base != "" || filepath.IsAbs(v) {
-					add(absJoin(base, v))
-				}
-			}
+			take(e, repoOf[c], filepath.Dir(c))
 		}
 	}
 	return out, nil
+}
+
+// commandConfig is the configuration a git command is given in command
+// scope, KEY=VALUE: its "-c" options and the GIT_CONFIG_COUNT,
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n of environ.
+func commandConfig(argv, environ []string) []string {
+	var out []string
+	n, _ := strconv.Atoi(getenv(environ, "GIT_CONFIG_COUNT"))
+	for i := 0; i < n && i < 1000; i++ {
+		if k := getenv(environ, fmt.Sprintf("GIT_CONFIG_KEY_%d", i)); k != "" {
+			out = append(out, k+"="+getenv(environ, fmt.Sprintf("GIT_CONFIG_VALUE_%d", i)))
+		}
+	}
+	if len(argv) > 0 {
+		opts, _, _ := allowlist.ReadGit(argv)
+		for _, o := range opts {
+			if o.Name == "-c" {
+				out = append(out, o.Value)
+			}
+		}
+	}
+	return out
 }
 
 // namesFiles reports whether a configuration file [parseSimple] cannot
