@@ -345,6 +345,11 @@ func gitBinding(j *Judgement) []string {
 	// Each assignment alone, as escalatedGit vets them, and all at once
 	// (GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath
 	// GIT_CONFIG_VALUE_0=DIR names a directory only together).
+	// A build runner sent elsewhere ("make -C ../o") runs its recipes'
+	// git there.
+	for _, d := range resolve.RunnerDirs(diskOptions(j), segs) {
+		runs = append(runs, run{dir: d, env: env})
+	}
 	envs := [][]string{env}
 	assigned := gitAssignments(segs)
 	for _, kv := range assigned {

@@ -220,6 +220,29 @@ func Unbound(binding []string) bool {
 	return len(binding) > 0 && strings.HasPrefix(binding[len(binding)-1], unboundMark)
 }
 
+// RunnerDirs are the directories each part of segments tells a build or
+// test runner to work in ("make -C sub", "npm --prefix sub"), where the
+// part runs, as [Binding] binds their build files: a program run there
+// may run git in that directory's repository.
+func RunnerDirs(o Options, segments [][]string) []string {
+	r := newResolver(o)
+	segDirs, _ := Dirs(o.Cwd, o.Home, segments)
+	var out []string
+	for i, argv := range segments {
+		if i >= len(segDirs) {
+			break
+		}
+		for _, sub := range runnerDirs(argv) {
+			for _, d := range segDirs[i] {
+				if abs := r.lexicalFrom(d, sub); abs != "" {
+					out = append(out, abs)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // runnerDirs are the directories a build or test runner is told to work
 // in by its options: make -C DIR (-CDIR, --directory=DIR and its
 // abbreviations), go -C DIR, npm and pnpm --prefix/-C/--dir, yarn --cwd,
