@@ -549,6 +549,13 @@ func checkedOut(r repository, environ []string, depth int) ([]repository, error)
 	if r.top == "" {
 		return out, nil
 	}
+	// The index's object format is the configuration's: read in
+	// process only (listConfig would run git for another form).
+	if data, err := fsutil.ReadRegular(filepath.Join(r.commonDir, "config"), maxConfigSize); err == nil {
+		if _, ok := parseSimple(data); !ok {
+			return out, errors.New(r.commonDir + "/config is in a form read only by git, so its submodules are not known")
+		}
+	}
 	links, known := readGitlinks(r, environ)
 	if !known {
 		return out, errors.New("the index of " + r.gitDir + " is in a form agentgate does not read, so its submodules are not known")

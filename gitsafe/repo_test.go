@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -158,4 +159,86 @@ func TestInside(t *testing.T) {
 func write(p, s string) {
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	os.WriteFile(p, []byte(s), 0o644)
+}
+
+// TestTrustedLists: what an approval's git binding must hold, each named
+// by a red team's planted program that ran after an approval because
+// Trusted did not list it (round 9).
+func TestTrustedLists(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	root := t.TempDir()
+	home, proj, other := root+"/home", root+"/proj", root+"/other"
+	git := func(dir string, args ...string) {
+		t.Helper()
+		c := exec.Command("git", args...)
+		c.Dir = dir
+		c.Env = append(os.Environ(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "XDG_CONFIG_HOME="+home+"/.config")
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	for _, d := range []string{home, proj, other} {
+		os.MkdirAll(d, 0o755)
+	}
+	git(proj, "init", "-q")
+	git(other, "init", "-q")
+	git(proj, "init", "-q", "sub")
+	git(proj+"/sub", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "s")
+	git(proj, "add", "sub")
+	git(proj, "config", "core.fsmonitor", root+"/tools/fsm")
+	write(home+"/.gitconfig", "[include]\n\tpath = ~/.gitconfig.local\n")
+	env := []string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1"}
+
+	got, err := Trusted([]string{"git", "-C", "../other", "-c", "core.hooksPath=" + root + "/hk", "commit"}, proj, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		home + "/.gitconfig",         // every git reads it
+		home + "/.config/git/config", // absent: the agent may create it
+		home + "/.gitconfig.local",   // included, absent
+		other + "/.git/config",       // git -C ../other
+		other + "/.git/hooks",        // its hooks
+		root + "/hk",                 // -c core.hooksPath
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Trusted(git -C ../other -c core.hooksPath=...) lacks %s:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	got, err = Trusted(nil, proj, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		proj + "/.git/config",
+		proj + "/sub/.git/config", // a submodule checked out, git status enters it
+		proj + "/sub/.git/hooks",
+		root + "/tools/fsm", // a program the configuration names
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Trusted(nil) lacks %s:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	// A configuration in a form only git reads, naming a program: its
+	// files cannot be listed without running git.
+	write(proj+"/.git/config", "[core]\n\tfsmonitor = \"sh -c 'touch x'\"\n")
+	if _, err := Trusted(nil, proj, env); err == nil {
+		t.Error("Trusted read a configuration only git reads as naming no file")
+	}
+	// Nor is git run to learn the index's object format from such a
+	// configuration: judging must not run a git found on PATH (one the
+	// agent planted there ran).
+	write(proj+"/.git/config", "[user]\n\tname = \"A B\"\n")
+	bin := root + "/bin"
+	os.MkdirAll(bin, 0o755)
+	os.WriteFile(bin+"/git", []byte("#!/bin/sh\n/usr/bin/touch "+root+"/ran\n"), 0o755)
+	t.Setenv("PATH", bin)
+	if _, err := Trusted(nil, proj, env); err == nil {
+		t.Error("Trusted listed the submodules of an index whose format only git could tell")
+	}
+	if _, err := os.Stat(root + "/ran"); err == nil {
+		t.Error("Trusted ran the git found on PATH")
+	}
 }
