@@ -400,6 +400,16 @@ func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 		}
 	}
 	home := getenv(environ, "HOME")
+	// A relative core.hooksPath is taken from the top of the working
+	// tree hooks run in, which --work-tree, GIT_WORK_TREE or
+	// core.worktree may move: each is a base ("GIT_DIR=../o/.git
+	// GIT_WORK_TREE=../o git commit" ran ../o/hk/pre-commit, bound as
+	// ./hk).
+	var relHooks []string
+	tops := []string{}
+	if wt := workTree(argv, environ, inv.dir); wt != "" {
+		tops = append(tops, wt)
+	}
 	// take lists what one entry names, from a file of repository cr in
 	// directory base.
 	take := func(e entry, cr repository, base string) {
@@ -428,6 +438,11 @@ func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 			if top != "" || filepath.IsAbs(v) {
 				add(absJoin(top, v))
 			}
+			if !filepath.IsAbs(v) {
+				relHooks = append(relHooks, v)
+			}
+		case key == "core.worktree" && v != "":
+			tops = append(tops, physical(base, v))
 		}
 	}
 	// The command's own configuration ("git -c core.hooksPath=DIR",
@@ -465,7 +480,28 @@ func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 			take(e, repoOf[c], filepath.Dir(c))
 		}
 	}
+	for _, v := range relHooks {
+		for _, top := range tops {
+			add(absJoin(top, v))
+		}
+	}
 	return out, nil
+}
+
+// workTree is the working tree a git command is told to use, by its
+// --work-tree option or GIT_WORK_TREE (relative to dir), physical; ""
+// when neither says.
+func workTree(argv, environ []string, dir string) string {
+	wt := getenv(environ, "GIT_WORK_TREE")
+	if len(argv) > 0 {
+		opts, _, _ := allowlist.ReadGit(argv)
+		for _, o := range opts {
+			if o.Name == "--work-tree" && o.Value != "" {
+				wt = o.Value
+			}
+		}
+	}
+	return physical(dir, wt)
 }
 
 // commandConfig is the configuration a git command is given in command
