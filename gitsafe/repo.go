@@ -393,7 +393,7 @@ func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 			}
 		}
 	}
-	for _, f := range globalFiles(environ) {
+	for _, f := range globalFiles(environ, inv.dir) {
 		if !slices.Contains(configs, f) {
 			configs = append(configs, f)
 			repoOf[f] = r
@@ -546,8 +546,8 @@ func namesFiles(data []byte) bool {
 // ($GIT_CONFIG_GLOBAL, else $XDG_CONFIG_HOME/git/config, or
 // ~/.config/git/config, and ~/.gitconfig) and the system one
 // ($GIT_CONFIG_SYSTEM or /etc/gitconfig, unless $GIT_CONFIG_NOSYSTEM),
-// whether they exist yet or not.
-func globalFiles(environ []string) []string {
+// whether they exist yet or not, relative ones from dir.
+func globalFiles(environ []string, dir string) []string {
 	home := getenv(environ, "HOME")
 	var files []string
 	if g := getenv(environ, "GIT_CONFIG_GLOBAL"); g != "" {
@@ -569,8 +569,10 @@ func globalFiles(environ []string) []string {
 	}
 	var out []string
 	for _, f := range files {
-		if f != "/dev/null" && filepath.IsAbs(f) {
-			out = append(out, filepath.Clean(f))
+		if f != "/dev/null" {
+			// A relative one ("HOME=../h git status") is taken
+			// from where git runs.
+			out = append(out, absJoin(dir, f))
 		}
 	}
 	return out
