@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // NextStep tells the proposer of a refused command (the agent) what to
@@ -28,6 +29,12 @@ func NextStep(d Decision) string {
 	case CheckDefault:
 		return "it is not on the allowlist: use a command that is, or ask the user to approve this one interactively"
 	case CheckRepoConfig:
+		if !configKey(p.Match) {
+			// A hook, a state file, a variable or word of the text
+			// ("hooks/post-index-change", "xargs", "${d}"): not a key
+			// git config can show.
+			return fmt.Sprintf("what git would read or run here (%s) needs a person: show it to the user, and ask them to run the command interactively", p.Match)
+		}
 		return fmt.Sprintf("check %s in the repository's git configuration with the user (git config --show-origin --get-regexp %s), and ask them to run the command interactively", p.Match, strconv.Quote(p.Match))
 	case CheckHostEnv:
 		return "no approval can make this write safe, because the host would act on it before agentgate runs; do not retry it or a variant of it, and tell the user which setting you wanted, so that they can set it themselves if they mean to"
@@ -121,4 +128,11 @@ func NextStepAfter(d Decision, outcome string) string {
 		return "only allowlisted commands run in this mode: use one, or ask the user"
 	}
 	return NextStep(d)
+}
+
+// configKey reports whether m reads as a git configuration key
+// (section.name, or section.subsection.name without a path or an
+// expansion in it), which "git config --get-regexp" can show.
+func configKey(m string) bool {
+	return strings.Contains(m, ".") && !strings.ContainsAny(m, "/${} \t\n`")
 }

@@ -71,3 +71,20 @@ func TestNextStepAfter(t *testing.T) {
 		t.Errorf("catastrophic: %s", got)
 	}
 }
+
+// A git finding that is not a configuration key (a hook, a variable of
+// the text) is not handed to "git config --get-regexp" in the next step.
+func TestNextStepRepoConfigNamesOnlyKeys(t *testing.T) {
+	base := gate.Decide(gate.Request{Text: "git status", Rules: allowlist.Defaults(), Paths: catPaths})
+	for match, want := range map[string]string{
+		"core.fsmonitor":          `--get-regexp "core.fsmonitor"`,
+		"hooks/post-index-change": "(hooks/post-index-change) needs a person",
+		"${d}":                    "(${d}) needs a person",
+		"xargs":                   "(xargs) needs a person",
+	} {
+		d := gate.Escalate(base, gate.Reason{Check: gate.CheckRepoConfig, Match: match, Message: "m"})
+		if got := gate.NextStep(d); !strings.Contains(got, want) {
+			t.Errorf("NextStep(%s) = %q; want it to contain %q", match, got, want)
+		}
+	}
+}
