@@ -421,6 +421,11 @@ func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 		if progs, ok := programPaths(key, e.value, home, &cr); ok {
 			for _, p := range progs {
 				add(filepath.Clean(p))
+				if key == "init.templatedir" {
+					// The hooks a new repository (git clone, a
+					// submodule's) gets, and runs at its checkout.
+					add(filepath.Join(p, "hooks"))
+				}
 			}
 			return
 		}
