@@ -406,6 +406,7 @@ func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 	// GIT_WORK_TREE=../o git commit" ran ../o/hk/pre-commit, bound as
 	// ./hk).
 	var relHooks []string
+	var tildeErr error
 	tops := []string{}
 	if wt := workTree(argv, environ, inv.dir); wt != "" {
 		tops = append(tops, wt)
@@ -414,9 +415,10 @@ func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 	// directory base.
 	take := func(e entry, cr repository, base string) {
 		key := strings.ToLower(e.key)
-		v := e.value
-		if strings.HasPrefix(v, "~/") && home != "" {
-			v = filepath.Join(home, v[2:])
+		v, err := expandHome(e.value, home)
+		if err != nil {
+			tildeErr = err
+			return
 		}
 		if progs, ok := programPaths(key, e.value, home, &cr); ok {
 			for _, p := range progs {
@@ -484,6 +486,9 @@ func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 		for _, e := range entries {
 			take(e, repoOf[c], filepath.Dir(c))
 		}
+	}
+	if tildeErr != nil {
+		return out, tildeErr
 	}
 	for _, v := range relHooks {
 		for _, top := range tops {

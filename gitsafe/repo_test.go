@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -219,6 +220,22 @@ func TestTrustedLists(t *testing.T) {
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("Trusted(nil) lacks %s:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	// "~NAME/" is NAME's home, as git expands it (the file is only
+	// listed: planting one in a real home is not for a test).
+	if me, err := user.Current(); err == nil && me.HomeDir != "" {
+		write(proj+"/.git/config", "[include]\n\tpath = ~"+me.Username+"/agentgate-test-absent.cfg\n")
+		got, err := Trusted(nil, proj, env)
+		if want := filepath.Join(me.HomeDir, "agentgate-test-absent.cfg"); err != nil || !slices.Contains(got, want) {
+			t.Errorf("Trusted with include.path ~%s/... = %v, %v; want it to list %s", me.Username, got, err, want)
+		}
+		write(proj+"/.git/config", "[include]\n\tpath = ~agentgate-no-such-user/x.cfg\n")
+		if _, err := Trusted(nil, proj, env); err == nil {
+			t.Error("Trusted listed an include under the home of a user that does not exist")
+		}
+		if f, err := Vet([]string{"git", "status"}, proj, env); err == nil && len(f) == 1 {
+			t.Errorf("Vet judged an include under the home of a user that does not exist as a file it read: %v", f)
 		}
 	}
 	// A configuration in a form only git reads, naming a program: its

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -223,9 +224,9 @@ func (v *vetter) trustedIncludes(repo repository) error {
 			if !isInclude(strings.ToLower(e.key)) {
 				continue
 			}
-			target := e.value
-			if strings.HasPrefix(target, "~/") {
-				target = filepath.Join(home, target[2:])
+			target, err := expandHome(e.value, home)
+			if err != nil {
+				return fmt.Errorf("git configuration file %s: %w", f, err)
 			}
 			target = rawJoin(filepath.Dir(f), target)
 			if reaches(target, repo.top) || reaches(target, repo.commonDir) {
@@ -740,9 +741,9 @@ func (v *vetter) file(path string, depth int) error {
 			v.out = append(v.out, f)
 		}
 		if isInclude(lower) && depth < 10 {
-			target := e.value
-			if strings.HasPrefix(target, "~/") {
-				target = filepath.Join(getenv(v.environ, "HOME"), target[2:])
+			target, err := expandHome(e.value, getenv(v.environ, "HOME"))
+			if err != nil {
+				return fmt.Errorf("git configuration file %s: %w", path, err)
 			}
 			if err := v.file(absJoin(filepath.Dir(path), target), depth+1); err != nil {
 				return err
@@ -1156,4 +1157,27 @@ func VetAssigned(assigned []string, dir string, environ []string) ([]Finding, er
 		}
 	}
 	return append(out, v.out...), nil
+}
+
+// expandHome is a path of git's configuration with its tilde expanded as
+// git expands it: "~/" to home, "~NAME/" to NAME's home directory (an
+// include of "~me/x.cfg" was read as a file named "~me" beside the
+// including one, while git read the home's). A user who cannot be
+// looked up is an error: git stops there too.
+func expandHome(p, home string) (string, error) {
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if home == "" {
+			return p, nil
+		}
+		return filepath.Join(home, p[1:]), nil
+	case strings.HasPrefix(p, "~"):
+		name, rest, _ := strings.Cut(p[1:], "/")
+		u, err := user.Lookup(name)
+		if err != nil || u.HomeDir == "" {
+			return "", fmt.Errorf("cannot find the home directory of %q, which %q names", name, p)
+		}
+		return filepath.Join(u.HomeDir, rest), nil
+	}
+	return p, nil
 }
