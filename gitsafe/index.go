@@ -120,6 +120,11 @@ func objectFormat(repo repository) (hashLen int, ok bool) {
 	if err != nil {
 		return 0, false
 	}
+	if _, simple := parseSimple(data); !simple && !mayNameFormat(data) {
+		// extensions.objectFormat cannot be written without its
+		// name: no need to run git to know it is unset.
+		return sha1.Size, true
+	}
 	entries, err := listConfig(data)
 	if err != nil {
 		return 0, false
@@ -137,6 +142,13 @@ func objectFormat(repo repository) (hashLen int, ok bool) {
 		return sha256.Size, true
 	}
 	return 0, false
+}
+
+// mayNameFormat reports whether a configuration file may set
+// extensions.objectFormat: a key's name has no escapes or continuations,
+// so it holds "objectformat" in some case.
+func mayNameFormat(data []byte) bool {
+	return bytes.Contains(bytes.ToLower(data), []byte("objectformat"))
 }
 
 // parseIndex reads an index file whose object names are hashLen bytes

@@ -598,10 +598,11 @@ func checkedOut(r repository, environ []string, depth int) ([]repository, error)
 		return out, nil
 	}
 	// The index's object format is the configuration's: read in
-	// process only (listConfig would run git for another form).
+	// process only (objectFormat runs git for a file outside the plain
+	// subset that may set it).
 	if data, err := fsutil.ReadRegular(filepath.Join(r.commonDir, "config"), maxConfigSize); err == nil {
-		if _, ok := parseSimple(data); !ok {
-			return out, errors.New(r.commonDir + "/config is in a form read only by git, so its submodules are not known")
+		if _, ok := parseSimple(data); !ok && mayNameFormat(data) {
+			return out, errors.New(r.commonDir + "/config names the object format in a form read only by git, so its submodules are not known")
 		}
 	}
 	links, known := readGitlinks(r, environ)

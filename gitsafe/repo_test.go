@@ -247,11 +247,15 @@ func TestTrustedLists(t *testing.T) {
 	// Nor is git run to learn the index's object format from such a
 	// configuration: judging must not run a git found on PATH (one the
 	// agent planted there ran).
-	write(proj+"/.git/config", "[user]\n\tname = \"A B\"\n")
 	bin := root + "/bin"
 	os.MkdirAll(bin, 0o755)
 	os.WriteFile(bin+"/git", []byte("#!/bin/sh\n/usr/bin/touch "+root+"/ran\n"), 0o755)
 	t.Setenv("PATH", bin)
+	write(proj+"/.git/config", "[user]\n\tname = \"A B\"\n")
+	if got, err := Trusted(nil, proj, env); err != nil || !slices.Contains(got, proj+"/sub/.git/config") {
+		t.Errorf("Trusted(nil) with a quoted user.name = %v, %v; want the submodule's files", got, err)
+	}
+	write(proj+"/.git/config", "[extensions]\n\tobjectFormat = \"sha1\"\n")
 	if _, err := Trusted(nil, proj, env); err == nil {
 		t.Error("Trusted listed the submodules of an index whose format only git could tell")
 	}
