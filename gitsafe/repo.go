@@ -478,8 +478,20 @@ func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 		}
 		entries, ok := parseSimple(data)
 		if !ok {
-			if namesFiles(data) {
+			// Outside the plain subset, read without git: an include
+			// or hooks directory cannot be followed, and no approval
+			// holds; a program is bound through every word that may
+			// be a path (a quoted alias is common in a global file).
+			low := bytes.ToLower(data)
+			if bytes.Contains(low, []byte("include")) || bytes.Contains(low, []byte("hookspath")) {
 				return out, errors.New(c + " may name files git reads in a form read only by git")
+			}
+			words := pathWords(data, home, repoOf[c].top)
+			if len(words) > maxPathWords {
+				return out, errors.New(c + " names too many paths in a form read only by git")
+			}
+			for _, w := range words {
+				add(w)
 			}
 			continue
 		}
@@ -536,19 +548,30 @@ func commandConfig(argv, environ []string) []string {
 	return out
 }
 
-// namesFiles reports whether a configuration file [parseSimple] cannot
-// read may name a file git reads or runs: an include, a hooks directory
-// or a program key's section or name.
-func namesFiles(data []byte) bool {
-	low := bytes.ToLower(data)
-	for _, w := range []string{"include", "hookspath", "fsmonitor", "sshcommand", "pager", "editor", "askpass",
-		"program", "helper", "external", "textconv", "command", "filter", "driver", "alias", "templatedir",
-		"packobjectshook", "gitproxy"} {
-		if bytes.Contains(low, []byte(w)) {
-			return true
+// maxPathWords bounds the paths [pathWords] may bind from one file.
+const maxPathWords = 64
+
+// pathWords are the words of a configuration file that may name a file
+// a program key runs, over-collected: each word (split at blanks, quotes
+// backslashes and shell punctuation) that starts with "/" or "~/", or holds a "/"
+// and is not a URL, relative ones from top (dropped when there is none).
+func pathWords(data []byte, home, top string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(string(data), func(r rune) bool {
+		return r <= ' ' || strings.ContainsRune("\"'\\=;#`$(){}|&<>,!", r)
+	}) {
+		switch {
+		case strings.Contains(w, "://"):
+		case strings.HasPrefix(w, "~/") && home != "":
+			out = append(out, filepath.Join(home, w[2:]))
+		case filepath.IsAbs(w):
+			out = append(out, filepath.Clean(w))
+		case strings.Contains(w, "/") && top != "":
+			out = append(out, filepath.Join(top, w))
 		}
 	}
-	return false
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // globalFiles are the configuration files every git command reads

@@ -238,11 +238,16 @@ func TestTrustedLists(t *testing.T) {
 			t.Errorf("Vet judged an include under the home of a user that does not exist as a file it read: %v", f)
 		}
 	}
-	// A configuration in a form only git reads, naming a program: its
-	// files cannot be listed without running git.
-	write(proj+"/.git/config", "[core]\n\tfsmonitor = \"sh -c 'touch x'\"\n")
+	// A configuration in a form only git reads: a program's path is
+	// bound through every word that may be one; an include cannot be
+	// followed without git.
+	write(proj+"/.git/config", "[core]\n\tfsmonitor = \"sh '"+root+"/tools/fsm2' --x\"\n")
+	if got, err := Trusted(nil, proj, env); err != nil || !slices.Contains(got, root+"/tools/fsm2") {
+		t.Errorf("Trusted with a quoted core.fsmonitor = %v, %v; want it to list %s", got, err, root+"/tools/fsm2")
+	}
+	write(proj+"/.git/config", "[include]\n\tpath = \"x.cfg\"\n")
 	if _, err := Trusted(nil, proj, env); err == nil {
-		t.Error("Trusted read a configuration only git reads as naming no file")
+		t.Error("Trusted read a configuration only git reads as including no file")
 	}
 	// Nor is git run to learn the index's object format from such a
 	// configuration: judging must not run a git found on PATH (one the
