@@ -396,7 +396,50 @@ var quietHooks = map[string]bool{
 // host runs itself has no core.hooksPath override, and "git status" ran
 // a planted post-index-change when it refreshed the index.
 func (v *vetter) hooks(repo repository) {
-	dir := filepath.Join(repo.commonDir, "hooks")
+	for _, dir := range v.hookDirs(repo) {
+		v.hooksIn(dir)
+	}
+}
+
+// hookDirs are the directories git may run repo's hooks from: its own,
+// and any core.hooksPath of the person's global configuration (trusted,
+// but what it names is a directory like another: a post-index-change
+// made there ran from a host's git status), read in process; one in a
+// form only git reads is a finding.
+func (v *vetter) hookDirs(repo repository) []string {
+	dirs := []string{filepath.Join(repo.commonDir, "hooks")}
+	home := getenv(v.environ, "HOME")
+	for _, f := range globalFiles(v.environ, repo.top) {
+		data, err := fsutil.ReadRegular(f, maxConfigSize)
+		if err != nil || !bytes.Contains(bytes.ToLower(data), []byte("hookspath")) {
+			continue
+		}
+		entries, ok := parseSimple(data)
+		if !ok {
+			v.out = append(v.out, Finding{Key: "core.hookspath", File: f,
+				Why: "names a hooks directory in a form agentgate reads only through git"})
+			continue
+		}
+		for _, e := range entries {
+			if strings.ToLower(e.key) != "core.hookspath" || e.value == "" {
+				continue
+			}
+			d, err := expandHome(e.value, home)
+			if err != nil {
+				continue
+			}
+			base := repo.top
+			if base == "" {
+				base = repo.gitDir
+			}
+			dirs = append(dirs, absJoin(base, d))
+		}
+	}
+	return dirs
+}
+
+// hooksIn reports the hooks of dir that [vetter.hooks] describes.
+func (v *vetter) hooksIn(dir string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
