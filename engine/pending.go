@@ -331,43 +331,21 @@ func gitBinding(j *Judgement) []string {
 	}
 	slices.Sort(env)
 	env = append(env, "HOME="+j.Request.Paths.Home)
-	type run struct {
-		argv []string
-		dir  string
-		env  []string
-	}
-	runs := []run{{dir: j.Cwd, env: env}}
+	// Where a program of the text may run git without a word saying so:
+	// where the text runs and cds, and where a build runner is sent
+	// ("make -C ../o" runs its recipes' git there).
+	runs := []gitRun{{dir: j.Cwd, env: env}}
 	for _, ds := range segDirs {
 		for _, d := range ds {
-			runs = append(runs, run{dir: d, env: env})
+			runs = append(runs, gitRun{dir: d, env: env})
 		}
 	}
-	// Each assignment alone, as escalatedGit vets them, and all at once
-	// (GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath
-	// GIT_CONFIG_VALUE_0=DIR names a directory only together).
-	// A build runner sent elsewhere ("make -C ../o") runs its recipes'
-	// git there.
 	for _, d := range resolve.RunnerDirs(diskOptions(j), segs) {
-		runs = append(runs, run{dir: d, env: env})
+		runs = append(runs, gitRun{dir: d, env: env})
 	}
-	envs := [][]string{env}
-	assigned := gitAssignments(segs)
-	for _, kv := range assigned {
-		envs = append(envs, append(slices.Clip(env), kv))
-	}
-	if len(assigned) > 1 {
-		envs = append(envs, append(slices.Clip(env), assigned...))
-	}
-	for i, argv := range segs {
-		if len(argv) == 0 || filepath.Base(argv[0]) != "git" || i >= len(segDirs) {
-			continue
-		}
-		for _, d := range segDirs[i] {
-			for _, env := range envs {
-				runs = append(runs, run{argv: argv, dir: d, env: env})
-			}
-		}
-	}
+	// And each git of the text, as escalatedGit vets it.
+	more, _ := gitRuns(segs, segDirs, env)
+	runs = append(runs, more...)
 	// unread is the entry of what cannot be bound: never the same twice.
 	unread := func(what string) string {
 		return "\x00git " + what + " " + neverSame()

@@ -91,18 +91,12 @@ func (e *Engine) escalatedGit(j *Judgement) []gate.Reason {
 		return nil
 	}
 	dirs, _ := resolve.Dirs(j.Cwd, j.Request.Paths.Home, segs)
-	env := e.commandEnviron(j.Decision)
 	// The text's own assignments choose what git reads too
 	// ("GIT_DIR=../other/.git git status", "XDG_CONFIG_HOME=cfg git
 	// status", export or env alike): a red team's, answered while the
 	// files they name were clean, ran a core.fsmonitor planted in them
-	// afterwards. Each is vetted on its own, over-collected from every
-	// word that looks like one: that can only ask more.
-	assigned := gitAssignments(segs)
-	envs := [][]string{env}
-	for _, kv := range assigned {
-		envs = append(envs, append(slices.Clip(env), kv))
-	}
+	// afterwards. gitRuns vets each.
+	runs, assigned := gitRuns(segs, dirs, e.commandEnviron(j.Decision))
 	// Every reason is kept, not the first: one that stood when the
 	// person answered (a word of the plain split read as a GIT_DIR that
 	// is not there) must not hide one planted since.
@@ -114,28 +108,59 @@ func (e *Engine) escalatedGit(j *Judgement) []gate.Reason {
 			out = append(out, r)
 		}
 	}
-	for i, argv := range segs {
-		if len(argv) == 0 || filepath.Base(argv[0]) != "git" {
-			continue
+	for _, r := range runs {
+		f, err := gitsafe.Vet(r.argv, r.dir, r.env)
+		if err == nil && len(f) == 0 && len(assigned) > 0 {
+			f, err = gitsafe.VetAssigned(assigned, r.dir, r.env)
 		}
-		for _, dir := range dirs[i] {
-			for _, env := range envs {
-				f, err := gitsafe.Vet(argv, dir, env)
-				if err == nil && len(f) == 0 && len(assigned) > 0 {
-					f, err = gitsafe.VetAssigned(assigned, dir, env)
-				}
-				if err != nil {
-					add(gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
-						Message: fmt.Sprintf("could not judge the repository's git configuration: %v", err)})
-				}
-				for _, x := range f {
-					add(gate.Reason{Check: gate.CheckRepoConfig, Match: x.Key,
-						Message: fmt.Sprintf("the repository's git configuration is not known to be inert: %s", x)})
-				}
-			}
+		if err != nil {
+			add(gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
+				Message: fmt.Sprintf("could not judge the repository's git configuration: %v", err)})
+		}
+		for _, x := range f {
+			add(gate.Reason{Check: gate.CheckRepoConfig, Match: x.Key,
+				Message: fmt.Sprintf("the repository's git configuration is not known to be inert: %s", x)})
 		}
 	}
 	return out
+}
+
+// gitRun is one way a git of the text may run: its words, the directory
+// it runs in and its environment.
+type gitRun struct {
+	argv []string
+	dir  string
+	env  []string
+}
+
+// gitRuns are the ways each git of segs (the plain split; segDirs the
+// directories each part may run in, [resolve.Dirs]) may run with env:
+// in each of its directories, with env alone, with each of the text's
+// assignments that choose what git reads ([gitAssignments]), and with
+// all of them at once (GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath
+// GIT_CONFIG_VALUE_0=DIR names a directory only together). escalatedGit
+// vets these and gitBinding binds them: one reading of where the text's
+// git runs. assigned are the assignments.
+func gitRuns(segs, segDirs [][]string, env []string) (runs []gitRun, assigned []string) {
+	envs := [][]string{env}
+	assigned = gitAssignments(segs)
+	for _, kv := range assigned {
+		envs = append(envs, append(slices.Clip(env), kv))
+	}
+	if len(assigned) > 1 {
+		envs = append(envs, append(slices.Clip(env), assigned...))
+	}
+	for i, argv := range segs {
+		if len(argv) == 0 || filepath.Base(argv[0]) != "git" || i >= len(segDirs) {
+			continue
+		}
+		for _, d := range segDirs[i] {
+			for _, env := range envs {
+				runs = append(runs, gitRun{argv: argv, dir: d, env: env})
+			}
+		}
+	}
+	return runs, assigned
 }
 
 // gitChoiceUnread is the name of a variable that chooses what git reads
