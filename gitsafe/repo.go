@@ -348,9 +348,10 @@ func (r repository) configFiles() ([]string, error) {
 // condition), the directory core.hooksPath names and the files a
 // program key names by path ([programPaths]: a core.fsmonitor script).
 // It reads the file system only (git is not run: judging must not run a
-// git found on PATH); a configuration file outside the plain subset
-// [parseSimple] reads that may name such a file, or an index it cannot
-// read, is an error.
+// git found on PATH). Of a configuration file outside the plain subset
+// [parseSimple] reads, every word that may be a path is listed
+// ([pathWords]); one that may include a file or name a hooks or
+// template directory is an error, and so is an index it cannot read.
 func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 	inv := invocation{dir: dir}
 	if len(argv) > 0 {
@@ -483,7 +484,7 @@ func Trusted(argv []string, dir string, environ []string) ([]string, error) {
 			// holds; a program is bound through every word that may
 			// be a path (a quoted alias is common in a global file).
 			low := bytes.ToLower(data)
-			if bytes.Contains(low, []byte("include")) || bytes.Contains(low, []byte("hookspath")) {
+			if bytes.Contains(low, []byte("include")) || bytes.Contains(low, []byte("hookspath")) || bytes.Contains(low, []byte("templatedir")) {
 				return out, errors.New(c + " may name files git reads in a form read only by git")
 			}
 			words := pathWords(data, home, repoOf[c].top)
@@ -552,9 +553,10 @@ func commandConfig(argv, environ []string) []string {
 const maxPathWords = 64
 
 // pathWords are the words of a configuration file that may name a file
-// a program key runs, over-collected: each word (split at blanks, quotes
-// backslashes and shell punctuation) that starts with "/" or "~/", or holds a "/"
-// and is not a URL, relative ones from top (dropped when there is none).
+// a program key runs, over-collected: each word (split at blanks,
+// quotes, backslashes and shell punctuation) that starts with "/" or
+// "~/", or holds a "/" and is not a URL, relative ones from top
+// (dropped when there is none).
 func pathWords(data []byte, home, top string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(string(data), func(r rune) bool {
