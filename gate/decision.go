@@ -120,7 +120,8 @@ type Decision struct {
 	sticky bool
 	// globless is set when bash expands no glob of the judged commands'
 	// words: a literal simple command, or a compound split mode allowed
-	// (its words must be literal).
+	// whose words are all literal (a glob or tilde in an operand, which
+	// split mode judges as in a lone command, clears it).
 	globless bool
 	// unread is set when the text's words are not read as bash reads
 	// them (an escape, IFS, positional parameters, glob options): what

@@ -159,7 +159,11 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 	}
 	d := allow(first, reasons...)
 	d.redirects = inputs
-	d.globless = true // every word passed shparse.Strict
+	// Only when no word is left to bash's expansion: a glob in an
+	// operand makes a reading the disk walk must also take, its matches
+	// in its place ("ls | grep -e '' [-]R sub" is "grep -R" with a file
+	// named -R there).
+	d.globless = globless(args)
 	return d, cmds
 }
 
@@ -200,6 +204,19 @@ func badRedirect(text string, r *syntax.Redirect) (target string, why Reason, ok
 	}
 	return target, Reason{Check: CheckOperator, Match: r.Op.String(),
 		Message: fmt.Sprintf("split mode: redirect %s is not allowed (only output to /dev/null, 2>&1-style duplication, and < from a literal file)", src)}, false
+}
+
+// globless reports whether bash expands none of the words of the
+// commands: each reaches its program as written.
+func globless(args [][]Arg) bool {
+	for _, a := range args {
+		for _, w := range a {
+			if w.Expands != "" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func standardFD(s string) bool { return s == "0" || s == "1" || s == "2" }

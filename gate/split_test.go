@@ -247,3 +247,24 @@ func TestSplitGlobFromCd(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitGlobIsNotGlobless: a compound split mode allows with a glob or
+// tilde in an operand is not globless, so the disk walk also reads each
+// glob's matches in its place ("true && grep -e x [-]R sub" with a file
+// named -R is grep -R).
+func TestSplitGlobIsNotGlobless(t *testing.T) {
+	for text, want := range map[string]bool{
+		"ls | head":              true,
+		"ls *.go | head":         false,
+		"true && grep x [-]R s":  false,
+		"git status && ls ~/pro": false,
+	} {
+		d := decideSplit(text)
+		if d.Verdict() != gate.Allow {
+			t.Fatalf("split: %q = %s (%s); want allow", text, d.Verdict(), d.Primary())
+		}
+		if d.Globless() != want {
+			t.Errorf("split: %q Globless() = %v; want %v", text, d.Globless(), want)
+		}
+	}
+}
