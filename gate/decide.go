@@ -135,7 +135,7 @@ func Decide(req Request) (d Decision) {
 		d = protect(req, psegs, file, d)
 		d = unknownTarget(req, segs, file, d)
 	}
-	unread := strings.HasPrefix(limit, "escape ") || strings.HasPrefix(limit, "state ")
+	unread := strings.HasPrefix(limit, "escape ") || strings.HasPrefix(limit, "state ") || strings.HasPrefix(limit, "tilde ")
 	switch {
 	case d.verdict == Deny || complete:
 	case unread && d.verdict == Ask && d.sticky:

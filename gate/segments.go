@@ -55,6 +55,8 @@ func collect(s *shparse.Script, text string, f *syntax.File, subst ...func(strin
 		limit = "braces"
 	case c.escape != "":
 		limit = "escape " + c.escape
+	case c.tilde != "":
+		limit = "tilde " + c.tilde
 	case c.state != "":
 		limit = "state " + c.state
 	case len(c.out) >= MaxSegments:
@@ -82,6 +84,10 @@ func incomplete(segs [][]string, limit string) Reason {
 	if e, ok := strings.CutPrefix(limit, "escape "); ok {
 		return Reason{Check: CheckText, Match: e,
 			Message: fmt.Sprintf("%s holds an escape that bash reads otherwise than agentgate (a NUL, \\x{...}, \\c), so what the text names cannot be known", e)}
+	}
+	if t, ok := strings.CutPrefix(limit, "tilde "); ok {
+		return Reason{Check: CheckText, Match: t,
+			Message: fmt.Sprintf("%s holds a ~ that bash does not expand to the home (quoted, after = or :, another user's home or the directory stack), so what the text names cannot be known", t)}
 	}
 	if st, ok := strings.CutPrefix(limit, "state "); ok {
 		return Reason{Check: CheckText, Match: st,
@@ -123,6 +129,9 @@ type collector struct {
 	escape string
 	// state is what changes how bash reads later words (shellState)
 	state string
+	// tilde is a word whose "~" bash reads otherwise than the gate
+	// (unreadTilde)
+	tilde string
 	// subst puts the text's own static assignments into a text eval
 	// runs ("x='rm -rf ~'; eval \"$x\""); nil leaves it as it is.
 	subst func(string) string
@@ -142,7 +151,7 @@ func (c *collector) text(text string, depth int) {
 
 // file collects from text and its parse (nil when it does not parse).
 func (c *collector) file(text string, f *syntax.File, depth int) {
-	if f != nil && c.escape == "" && c.state == "" {
+	if f != nil && c.escape == "" && c.state == "" && c.tilde == "" {
 		if e := shparse.UnreadableEscape(f); e != "" {
 			// Its word is not read as bash reads it ($'\x{2e}env' is
 			// .env to bash): the text is judged incomplete, a sticky ask.
@@ -151,6 +160,8 @@ func (c *collector) file(text string, f *syntax.File, depth int) {
 			c.full, c.state = true, st
 		} else if name := namedState(text); name != "" {
 			c.full, c.state = true, name+" (a variable that changes how words are read, or where cd and ~ lead, named other than as a plain read)"
+		} else if t := unreadTilde(f); t != "" {
+			c.full, c.tilde = true, t
 		}
 	}
 	segs, overBudget := parsedSegments(text, f)
