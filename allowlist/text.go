@@ -325,6 +325,11 @@ var textEntries = []*Entry{
 		Use("-a, --alternative", "alternative dictionary"), Use("-b", "BSD: binary search"), Use("-d, --alphanum", "alphanumerics only"),
 		Use("-f, --ignore-case", "ignores case"), Use("-t, --terminate=CHAR", "termination character"),
 		Use("-h, --help", "prints help"), Use("-V, --version", "prints the version"),
+	}, Hazards: []Hazard{
+		// util-linux look reads the file WORDLIST names when it is given
+		// none: a host that runs an allowed command with its own
+		// environment (Cursor) would print a key for "look -- -".
+		{Env: "WORDLIST", Why: "WORDLIST names the file look reads when given none (it could be a key)"},
 	}},
 	{Words: []string{"which"}, Note: "locates programs on PATH", Example: "which ls", Asks: []string{"which -a --skip-alias ls"}, Operands: Operands{Strings: true}, Flags: []Flag{
 		Use("-a, --all", "all matches"), Use("-s", "BSD: status only"),
