@@ -344,7 +344,7 @@ func gitBinding(j *Judgement) []string {
 		runs = append(runs, gitRun{dir: d, env: env})
 	}
 	// And each git of the text, as escalatedGit vets it.
-	more, _ := gitRuns(segs, segDirs, env)
+	more, _ := gitRuns(segs, segDirs, env, j.Request.Paths.Home, j.Decision.Globless())
 	runs = append(runs, more...)
 	// unread is the entry of what cannot be bound: never the same twice.
 	unread := func(what string) string {
@@ -358,6 +358,9 @@ func gitBinding(j *Judgement) []string {
 			continue
 		}
 		done[key] = true
+		if r.why != "" {
+			return []string{unread(r.why)}
+		}
 		files, err := gitsafe.Trusted(r.argv, r.dir, r.env)
 		if err != nil {
 			return []string{unread(err.Error())}

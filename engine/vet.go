@@ -59,7 +59,11 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 				// and was done twice for every git command.
 				continue
 			}
-			f, err := vetGit(argv, dir, e.commandEnviron(d))
+			gargv, why := gitArgv(argv, j.Request.Paths.Home, dir, d.Globless())
+			if why != "" {
+				return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: "git", Message: why})
+			}
+			f, err := vetGit(gargv, dir, e.commandEnviron(d))
 			if err != nil {
 				return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: "git config",
 					Message: fmt.Sprintf("could not judge the repository's git configuration: %v", err)})
@@ -68,7 +72,7 @@ func (e *Engine) VetWorld(j *Judgement) gate.Decision {
 				return gate.Escalate(d, gate.Reason{Check: gate.CheckRepoConfig, Match: f[0].Key,
 					Message: fmt.Sprintf("the repository's git configuration is not known to be inert: %s", f[0])})
 			}
-			if why, ok := e.trackedReads(j, argv, dir, d, indexFed); !ok {
+			if why, ok := e.trackedReads(j, gargv, dir, d, indexFed); !ok {
 				return gate.Escalate(d, why)
 			}
 		}
@@ -96,7 +100,7 @@ func (e *Engine) escalatedGit(j *Judgement) []gate.Reason {
 	// status", export or env alike): a red team's, answered while the
 	// files they name were clean, ran a core.fsmonitor planted in them
 	// afterwards. gitRuns vets each.
-	runs, assigned := gitRuns(segs, dirs, e.commandEnviron(j.Decision))
+	runs, assigned := gitRuns(segs, dirs, e.commandEnviron(j.Decision), j.Request.Paths.Home, j.Decision.Globless())
 	// Every reason is kept, not the first: one that stood when the
 	// person answered (a word of the plain split read as a GIT_DIR that
 	// is not there) must not hide one planted since.
@@ -109,6 +113,9 @@ func (e *Engine) escalatedGit(j *Judgement) []gate.Reason {
 		}
 	}
 	for _, r := range runs {
+		if r.why != "" {
+			add(gate.Reason{Check: gate.CheckRepoConfig, Match: "git", Message: r.why})
+		}
 		f, err := gitsafe.Vet(r.argv, r.dir, r.env)
 		if err == nil && len(f) == 0 && len(assigned) > 0 {
 			f, err = gitsafe.VetAssigned(assigned, r.dir, r.env)
@@ -131,6 +138,9 @@ type gitRun struct {
 	argv []string
 	dir  string
 	env  []string
+	// why, when set, says why the repository this git runs in cannot be
+	// judged (a glob in its global options: [gitArgv]).
+	why string
 }
 
 // gitRuns are the ways each git of segs (the plain split; segDirs the
@@ -141,7 +151,11 @@ type gitRun struct {
 // GIT_CONFIG_VALUE_0=DIR names a directory only together). escalatedGit
 // vets these and gitBinding binds them: one reading of where the text's
 // git runs. assigned are the assignments.
-func gitRuns(segs, segDirs [][]string, env []string) (runs []gitRun, assigned []string) {
+//
+// Each git's words are read as bash hands them to git ([gitArgv]: "-C
+// ~/repo" is the home's repo, home being the home directory; globless
+// says whether the text's words hold no glob).
+func gitRuns(segs, segDirs [][]string, env []string, home string, globless bool) (runs []gitRun, assigned []string) {
 	envs := [][]string{env}
 	assigned = gitAssignments(segs)
 	for _, kv := range assigned {
@@ -155,8 +169,9 @@ func gitRuns(segs, segDirs [][]string, env []string) (runs []gitRun, assigned []
 			continue
 		}
 		for _, d := range segDirs[i] {
+			gargv, why := gitArgv(argv, home, d, globless)
 			for _, env := range envs {
-				runs = append(runs, gitRun{argv: argv, dir: d, env: env})
+				runs = append(runs, gitRun{argv: gargv, dir: d, env: env, why: why})
 			}
 		}
 	}
@@ -305,6 +320,33 @@ func (e *Engine) trackedReads(j *Judgement, argv []string, dir string, d gate.De
 		return gate.Reason{}, true
 	}
 	return e.judgeIndex(j, name, listed, gitCwd(argv, dir), d, 0)
+}
+
+// gitArgv is argv as git receives it from bash, for the checks that read
+// the repository it runs in: a word's leading "~" or "~+" expanded to
+// the home or dir (every other tilde asks at the gate: gate/tilde.go).
+// Read as written, "git -C ~/repo diff" had gitsafe look for a
+// repository at DIR/~/repo, find none, and vet the project's instead,
+// while git ran the diff.external of ~/repo (a red team's printed a
+// key). why is not "" when one of git's global options, or the
+// subcommand, holds a glob bash may expand ("git -C su? diff"): the
+// repository git runs in is then not known.
+func gitArgv(argv []string, home, dir string, globless bool) (out []string, why string) {
+	_, sub, _ := allowlist.ReadGit(argv)
+	out = slices.Clone(argv)
+	for i := 1; i < len(out); i++ {
+		w := out[i]
+		if !globless && i <= sub && strings.ContainsAny(w, "*?[") && why == "" {
+			why = fmt.Sprintf("git's word %s holds a glob, so the repository git runs in, and so its configuration, cannot be judged", w)
+		}
+		switch {
+		case w == "~" || strings.HasPrefix(w, "~/"):
+			out[i] = home + w[1:]
+		case w == "~+" || strings.HasPrefix(w, "~+/"):
+			out[i] = dir + w[2:]
+		}
+	}
+	return out, why
 }
 
 // gitCwd is the directory git works in: dir moved by the -C options
