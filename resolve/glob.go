@@ -3,7 +3,6 @@ package resolve
 import (
 	"fmt"
 	"os"
-	"path"
 	"sort"
 	"strings"
 
@@ -76,6 +75,18 @@ func (r *resolver) bashGlobs(words []string) []string {
 	return out
 }
 
+// rawJoin joins a directory and a name without cleaning: a ".." after a
+// link is the link's target's parent, as the kernel takes it when the
+// match is opened (path.Join made "lnk/../h*.yml" the working
+// directory's h*.yml, and the hosts.yml beside lnk's target went
+// unjudged, a red team's).
+func rawJoin(d, name string) string {
+	if strings.HasSuffix(d, "/") {
+		return d + name
+	}
+	return d + "/" + name
+}
+
 // glob expands an absolute pattern component by component, counting each
 // directory entry read against steps. It reports false when steps run out.
 // Hidden names match only a pattern component that starts with a dot, as
@@ -94,7 +105,7 @@ func expandGlob(pattern string, steps *int) ([]string, bool) {
 				if *steps < 0 {
 					return nil, false
 				}
-				next = append(next, path.Join(d, c))
+				next = append(next, rawJoin(d, c))
 			}
 		} else {
 			// One reading of bash's globs: internal/glob, as the gate's.
@@ -111,7 +122,7 @@ func expandGlob(pattern string, steps *int) ([]string, bool) {
 					}
 					name := e.Name()
 					if g.MatchName(name) {
-						next = append(next, path.Join(d, name))
+						next = append(next, rawJoin(d, name))
 					}
 				}
 			}

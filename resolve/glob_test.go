@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -32,4 +33,26 @@ func FuzzGlobBudget(f *testing.F) {
 			t.Fatalf("%q: %d steps for a budget of %d", pattern, used, budget)
 		}
 	})
+}
+
+// TestGlobDotDotAfterLink: a ".." after a link in a glob is the link
+// target's parent, as the kernel opens it, not the link's own directory.
+func TestGlobDotDotAfterLink(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{dir + "/far/sub", dir + "/here"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(dir+"/far/hosts.yml", nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dir+"/far/sub", dir+"/here/lnk"); err != nil {
+		t.Fatal(err)
+	}
+	steps := MaxGlobSteps
+	matches, ok := expandGlob(dir+"/here/lnk/../h*.yml", &steps)
+	if !ok || len(matches) != 1 || matches[0] != dir+"/here/lnk/../hosts.yml" {
+		t.Fatalf("expandGlob(lnk/../h*.yml) = %q, %v; want the target's sibling, as written", matches, ok)
+	}
 }
