@@ -46,6 +46,7 @@ import (
 	"os/user"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -185,6 +186,9 @@ func (r *resolver) command(argv []string, depth int) {
 		}
 	}
 	r.suffixed(argv[0], paths)
+	if !r.o.Literal {
+		r.expandedReading(argv)
+	}
 	for _, rd := range readings {
 		r.flagFiles(rd[1:])
 		r.recursive(rd)
@@ -195,6 +199,82 @@ func (r *resolver) command(argv []string, depth int) {
 	for _, inner := range r.runs(argv) {
 		if len(inner) > 0 {
 			r.command(inner, depth+1)
+		}
+	}
+}
+
+// expandedReading judges argv as the program receives it when bash
+// expands its globs, with the catalogue's reading of that argv, not of
+// the words as written. A match changes the reading in two ways:
+//
+//   - named like a flag, it is one ("grep [-]f -e k", with files -f and
+//     -e there, read patterns from -e and printed k, a link to a key that
+//     the reading as written took for a pattern): it asks, before a "--";
+//   - several matches shift the words after them ("grep [=z] a.txt",
+//     with files = and z, searched z for "="): each word the expanded
+//     argv reads as a path is judged as one, and so is every match of a
+//     glob one of whose matches is, since bash's order (the locale's
+//     collation) decides which lands where.
+func (r *resolver) expandedReading(argv []string) {
+	var exp []string
+	var from []int // the index in argv of the glob each word came from, or -1
+	steps := MaxGlobSteps
+	options := true
+	for i, w := range argv[1:] {
+		if w == "--" {
+			options = false
+		}
+		var matches []string
+		if strings.ContainsAny(w, "*?[") {
+			var ok bool
+			if matches, ok = expandGlob(r.lexical(w), &steps); !ok {
+				r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "glob",
+					Message: fmt.Sprintf("the glob %s matches too many names to check (more than %d steps)", quote(w), MaxGlobSteps)})
+				return
+			}
+		}
+		if len(matches) == 0 {
+			exp, from = append(exp, w), append(from, -1)
+			continue
+		}
+		sort.Strings(matches)
+		for _, m := range matches {
+			m = r.asWritten(w, m)
+			if options && strings.HasPrefix(m, "-") && m != "-" {
+				r.add(gate.Reason{Check: gate.CheckSensitive, Match: w, Source: "glob",
+					Message: fmt.Sprintf("the glob %s matches %s, a file named like a flag, which bash hands the program as one", quote(w), quote(m))})
+				return
+			}
+			exp, from = append(exp, m), append(from, i)
+		}
+	}
+	if r.o.PathWords == nil {
+		return // every word was judged as a path
+	}
+	rd := append([]string{argv[0]}, exp...)
+	pw := r.o.PathWords(rd)
+	if len(pw) == 0 {
+		return
+	}
+	var listed []string
+	if r.o.ListedWords != nil {
+		listed = r.o.ListedWords(rd)
+	}
+	read := map[string]bool{}
+	for _, w := range pw[1:] {
+		read[w] = true
+	}
+	globRead := map[int]bool{}
+	for k, w := range exp {
+		if read[w] && from[k] >= 0 {
+			globRead[from[k]] = true
+		}
+	}
+	for k, w := range exp {
+		if read[w] || from[k] >= 0 && globRead[from[k]] {
+			for _, c := range gate.PathCandidates(w) {
+				r.path(w, c, slices.Contains(listed, w))
+			}
 		}
 	}
 }

@@ -406,3 +406,41 @@ func TestDirs(t *testing.T) {
 		t.Errorf("Dirs = %q, complete %v", got, complete)
 	}
 }
+
+// TestExpandedReading: when bash may expand a glob, the words are also
+// read as the program receives them, with the catalogue's reading of
+// that argv: a match named like a flag asks, and matches that shift a
+// pattern into a file operand are judged as paths.
+func TestExpandedReading(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		files []string
+		argv  []string
+		want  string
+	}{
+		{"a match named like a flag", []string{"-f", "-e"}, []string{"grep", "[-]f", "-e", "k"}, "named like a flag"},
+		{"a match shifting the pattern", []string{"="}, []string{"grep", "[=k]", "a.txt"}, "reaches"},
+		{"after --, an operand", []string{"-f"}, []string{"grep", "x", "--", "[-]f"}, ""},
+		{"one match, a pattern", []string{"=", "a.txt"}, []string{"grep", "[=]", "a.txt"}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t)
+			os.Symlink(w.home+"/.ssh/id_ed25519", w.proj+"/k")
+			for _, f := range tt.files {
+				os.WriteFile(w.proj+"/"+f, nil, 0o644)
+			}
+			o := w.opts()
+			o.PathWords = func(argv []string) []string { return allowlist.PathWords(allowlist.Defaults(), argv) }
+			o.Read = func(argv []string) (*allowlist.Call, bool) { return allowlist.Read(allowlist.Defaults(), argv) }
+			got := resolve.Check(o, [][]string{tt.argv}, nil)
+			switch {
+			case tt.want == "" && len(got) > 0:
+				t.Errorf("Check(%q) = %v; want nothing", tt.argv, got)
+			case tt.want != "" && len(got) == 0:
+				t.Errorf("Check(%q) found nothing; want %q", tt.argv, tt.want)
+			case tt.want != "" && !strings.Contains(got[0].Message, tt.want):
+				t.Errorf("Check(%q) = %v; want %q", tt.argv, got[0], tt.want)
+			}
+		})
+	}
+}
