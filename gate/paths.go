@@ -483,7 +483,10 @@ func (p Paths) build(patterns []string) matcher {
 		case strings.HasPrefix(pat, "~/"):
 			nPrefix++
 			nInner++
-		case strings.HasPrefix(pat, "/"), strings.HasPrefix(pat, "$"):
+		case strings.HasPrefix(pat, "$"):
+			nPrefix++
+			nInner++
+		case strings.HasPrefix(pat, "/"):
 			nPrefix++
 		case strings.Contains(pat, "/"):
 			nInner++
@@ -502,8 +505,19 @@ func (p Paths) build(patterns []string) matcher {
 			// own pattern): it used to stay "$CLAUDE_CONFIG_DIR/..." and
 			// be read as a directory of that name under the working
 			// directory, so that every "*" there seemed to name it.
-			if v := p.resolve(pat); p.expandVar(pat) != pat && strings.HasPrefix(v, "/") {
+			exp := p.expandVar(pat)
+			if exp == pat {
+				break
+			}
+			if v := p.resolve(pat); strings.HasPrefix(v, "/") {
 				m.prefixes = append(m.prefixes, newPattern(pat, v))
+			}
+			if rel := relativeComponents(exp); rel != "" {
+				// A relative value is taken by the host from its own
+				// working directory, which need not be the command's
+				// (the Bash tool's cd moves only the latter): its
+				// components anywhere, as ".git/config" is.
+				m.inner = append(m.inner, newPattern(pat, "/"+rel))
 			}
 		case strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~/"):
 			m.prefixes = append(m.prefixes, newPattern(pat, p.resolve(pat)))
@@ -519,6 +533,24 @@ func (p Paths) build(patterns []string) matcher {
 	}
 	m.indexNames()
 	return m
+}
+
+// relativeComponents is a relative path value as components to match
+// anywhere ("./cc/.credentials.json" is "cc/.credentials.json", a leading
+// "../" dropped), or "" for an absolute one, one starting with "~", or
+// one holding a glob.
+func relativeComponents(v string) string {
+	if v == "" || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || glob.Meta(v) {
+		return ""
+	}
+	rel := path.Clean(v)
+	for strings.HasPrefix(rel, "../") {
+		rel = rel[3:]
+	}
+	if rel == "." || rel == ".." {
+		return ""
+	}
+	return strings.Trim(rel, "/")
 }
 
 // namePattern reports whether pat is one of m's name patterns (".env",

@@ -39,3 +39,27 @@ func TestProtectedThroughVariables(t *testing.T) {
 		}
 	}
 }
+
+// TestHostDirRelative: a host directory variable set to a relative path
+// (CLAUDE_CONFIG_DIR=.cc) names the file the host reads from its own
+// working directory, which the command's cd may have left: its
+// components count anywhere.
+func TestHostDirRelative(t *testing.T) {
+	for v, dir := range map[string]string{".cc": ".cc", "./.cc": ".cc", "../x/.cc": "x/.cc"} {
+		paths := gate.Paths{Home: "/home/u", Cwd: "/home/u/proj/sub", Sensitive: gate.DefaultSensitive,
+			Vars: map[string]string{"CLAUDE_CONFIG_DIR": v}}
+		for text, want := range map[string]gate.Verdict{
+			"cat ../" + dir + "/.credentials.json":         gate.Ask,
+			"cat " + dir + "/.credentials.json":            gate.Ask,
+			"cat /elsewhere/" + dir + "/.credentials.json": gate.Ask,
+			"ls | head -1 ../" + dir + "/.cred*":           gate.Ask,
+			"cat ../" + dir + "/settings.json":             gate.Allow,
+			"cat ../other/.credentials.json":               gate.Allow,
+		} {
+			d := gate.Decide(gate.Request{Text: text, Rules: allowlist.Defaults(), Paths: paths, Split: true})
+			if d.Verdict() != want {
+				t.Errorf("CLAUDE_CONFIG_DIR=%s: %q = %s (%s); want %s", v, text, d.Verdict(), d.Primary(), want)
+			}
+		}
+	}
+}
