@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/inspect"
@@ -162,9 +164,26 @@ func FuzzSplit(f *testing.F) {
 			if i == 0 && len(argv) == 2 && argv[0] == "cd" {
 				continue // a leading cd moves where the rest is judged (TestSplitGlobFromCd)
 			}
-			if d1 := gate.Decide(gate.Request{Argv: argv, Text: strings.Join(argv, " "), Rules: rules}); d1.Verdict() != gate.Allow {
+			if d1 := gate.Decide(gate.Request{Argv: argv, Text: partText(argv), Rules: rules}); d1.Verdict() != gate.Allow {
 				t.Fatalf("split allowed %q but its part %q alone is %s", text, argv, d1.Verdict())
 			}
 		}
 	})
+}
+
+// partText is a part's words as a lone command's text: each as written
+// when it holds only characters bash reads plainly or as a glob or tilde
+// (which the part alone must be judged with), else quoted ("0|0$0", the
+// value of a quoted word, is no pipe).
+func partText(argv []string) string {
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = a
+		if strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=,+@%*?[]~") != "" || a == "" {
+			if q, err := syntax.Quote(a, syntax.LangBash); err == nil {
+				words[i] = q
+			}
+		}
+	}
+	return strings.Join(words, " ")
 }
