@@ -87,6 +87,37 @@ func rawJoin(d, name string) string {
 	return d + "/" + name
 }
 
+// maxGlobDepth bounds how deep a "**" component is followed.
+const maxGlobDepth = 16
+
+// descend appends d and every directory and file below it, hidden names
+// left out as bash and zsh leave them, links to directories followed, to
+// out, counting each entry against steps. It reports false when steps
+// run out.
+func descend(d string, out *[]string, steps *int, depth int) bool {
+	*out = append(*out, d)
+	if depth >= maxGlobDepth || !isDir(d) {
+		return true
+	}
+	entries, err := readDir(d)
+	if err != nil {
+		return true
+	}
+	for _, e := range entries {
+		*steps--
+		if *steps < 0 {
+			return false
+		}
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if !descend(rawJoin(d, e.Name()), out, steps, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
 // glob expands an absolute pattern component by component, counting each
 // directory entry read against steps. It reports false when steps run out.
 // Hidden names match only a pattern component that starts with a dot, as
@@ -99,7 +130,19 @@ func expandGlob(pattern string, steps *int) ([]string, bool) {
 			continue
 		}
 		var next []string
-		if !strings.ContainsAny(c, "*?[") {
+		if c == "**" || c == "***" {
+			// zsh reads "**/" as any number of directories ("***/"
+			// following links), and bash with globstar "**" as any
+			// path: a host that runs the command in zsh (Cursor, with
+			// the user's shell) read src/**/k.go three levels down,
+			// where bash's "*" is one. Every depth is judged, links
+			// followed, as the widest of them.
+			for _, d := range cur {
+				if !descend(d, &next, steps, 0) {
+					return nil, false
+				}
+			}
+		} else if !strings.ContainsAny(c, "*?[") {
 			for _, d := range cur {
 				*steps--
 				if *steps < 0 {

@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,5 +55,24 @@ func TestGlobDotDotAfterLink(t *testing.T) {
 	matches, ok := expandGlob(dir+"/here/lnk/../h*.yml", &steps)
 	if !ok || len(matches) != 1 || matches[0] != dir+"/here/lnk/../hosts.yml" {
 		t.Fatalf("expandGlob(lnk/../h*.yml) = %q, %v; want the target's sibling, as written", matches, ok)
+	}
+}
+
+// TestGlobstarEveryDepth: a "**" component is walked at every depth, as
+// zsh and bash's globstar read it, never narrower.
+func TestGlobstarEveryDepth(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(dir+"/src/a/b", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"/src/x.go", "/src/a/b/k.go", "/src/a/b/k.txt"} {
+		if err := os.WriteFile(dir+f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := MaxGlobSteps
+	matches, ok := expandGlob(dir+"/src/**/*.go", &steps)
+	if !ok || !slices.Contains(matches, dir+"/src/a/b/k.go") || !slices.Contains(matches, dir+"/src/x.go") {
+		t.Fatalf("expandGlob(src/**/*.go) = %q, %v; want src/x.go and src/a/b/k.go", matches, ok)
 	}
 }
