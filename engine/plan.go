@@ -18,7 +18,8 @@ import (
 )
 
 // Plan resolves how j's command runs, so that what runs is what the gate
-// checked: the argv form directly; the shell form directly too when it is
+// checked: the argv form directly (a bash builtin through bash, as its
+// quoted text); the shell form directly too when it is
 // one simple command whose words are literal (the gate's words are then
 // exactly the program's argv, and a shell start is saved); anything else,
 // and bash builtins, whose behaviour differs from the programs of the same
@@ -29,6 +30,12 @@ func (e *Engine) Plan(j *Judgement, auto bool) (runner.Plan, error) {
 	var p runner.Plan
 	var err error
 	switch {
+	case req.Argv != nil && len(req.Argv) > 0 && bashBuiltins[req.Argv[0]]:
+		// A builtin named as separate words ("exec -- type ls") runs in
+		// bash as the text form's would: there may be no program of
+		// that name (type, cd), or one that reads its words otherwise
+		// (echo --help). req.Text is the argv quoted for bash.
+		p = e.shellPlan(req.Text)
 	case req.Argv != nil:
 		p, err = runner.Resolve(req.Argv, e.Environ())
 	case d.Literal() && !bashBuiltins[d.Argv()[0]]:
