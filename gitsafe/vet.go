@@ -180,24 +180,7 @@ func (v *vetter) trustedIncludes(repo repository) error {
 		return nil
 	}
 	home := getenv(v.environ, "HOME")
-	var files []string
-	if g := getenv(v.environ, "GIT_CONFIG_GLOBAL"); g != "" {
-		files = append(files, g)
-	} else {
-		xdg := getenv(v.environ, "XDG_CONFIG_HOME")
-		if xdg == "" && home != "" {
-			xdg = filepath.Join(home, ".config")
-		}
-		if xdg != "" {
-			files = append(files, filepath.Join(xdg, "git", "config"))
-		}
-		if home != "" {
-			files = append(files, filepath.Join(home, ".gitconfig"))
-		}
-	}
-	if getenv(v.environ, "GIT_CONFIG_NOSYSTEM") == "" {
-		files = append(files, firstNonEmpty(getenv(v.environ, "GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
-	}
+	files := globalFiles(v.environ, v.inv.dir)
 	seen := map[string]bool{}
 	for len(files) > 0 && len(seen) < maxIncludes {
 		f := files[0]
