@@ -30,7 +30,7 @@ func (e *Engine) Plan(j *Judgement, auto bool) (runner.Plan, error) {
 	var p runner.Plan
 	var err error
 	switch {
-	case req.Argv != nil && len(req.Argv) > 0 && bashBuiltins[req.Argv[0]]:
+	case len(req.Argv) > 0 && bashBuiltins[req.Argv[0]]:
 		// A builtin named as separate words ("exec -- type ls") runs in
 		// bash as the text form's would: there may be no program of
 		// that name (type, cd), or one that reads its words otherwise
