@@ -331,21 +331,36 @@ func gitBinding(j *Judgement) []string {
 	}
 	slices.Sort(env)
 	env = append(env, "HOME="+j.Request.Paths.Home)
-	// Where a program of the text may run git without a word saying so:
-	// where the text runs and cds, and where a build runner is sent
-	// ("make -C ../o" runs its recipes' git there).
-	runs := []gitRun{{dir: j.Cwd, env: env}}
-	for _, ds := range segDirs {
-		for _, d := range ds {
-			runs = append(runs, gitRun{dir: d, env: env})
+	// The hook judges with its own environment and the host runs the
+	// rewrite with another: Gemini CLI's shell gets GIT_CONFIG_GLOBAL and
+	// GIT_CONFIG_SYSTEM set to /dev/null and GIT_CONFIG_KEY_n overrides,
+	// which the hook's process does not (every approval in Gemini was
+	// refused once the global files were bound). So the binding is of
+	// what git reads with the environment as it is and with git's
+	// configuration variables taken out (the person's global and system
+	// files where git looks by default): the same set in the hook and in
+	// exec whenever the two differ only in what the host gives the shell,
+	// and a larger one otherwise, which refuses rather than runs
+	// (TestBindingSameAcrossHostShellEnv).
+	var runs []gitRun
+	runnerDirs := resolve.RunnerDirs(diskOptions(j), segs)
+	for _, base := range [][]string{env, withoutGitConfigVars(env)} {
+		// Where a program of the text may run git without a word saying
+		// so: where the text runs and cds, and where a build runner is
+		// sent ("make -C ../o" runs its recipes' git there).
+		runs = append(runs, gitRun{dir: j.Cwd, env: base})
+		for _, ds := range segDirs {
+			for _, d := range ds {
+				runs = append(runs, gitRun{dir: d, env: base})
+			}
 		}
+		for _, d := range runnerDirs {
+			runs = append(runs, gitRun{dir: d, env: base})
+		}
+		// And each git of the text, as escalatedGit vets it.
+		more, _ := gitRuns(segs, segDirs, base, j.Request.Paths.Home, j.Decision.Globless())
+		runs = append(runs, more...)
 	}
-	for _, d := range resolve.RunnerDirs(diskOptions(j), segs) {
-		runs = append(runs, gitRun{dir: d, env: env})
-	}
-	// And each git of the text, as escalatedGit vets it.
-	more, _ := gitRuns(segs, segDirs, env, j.Request.Paths.Home, j.Decision.Globless())
-	runs = append(runs, more...)
 	// unread is the entry of what cannot be bound: never the same twice.
 	unread := func(what string) string {
 		return "\x00git " + what + " " + neverSame()
@@ -393,6 +408,21 @@ func gitBinding(j *Judgement) []string {
 			out = append(out, "\x00git "+p+" "+hex.EncodeToString(h.Sum(nil)))
 		default:
 			out = append(out, "\x00git "+p+" "+fileDigest(p))
+		}
+	}
+	return out
+}
+
+// withoutGitConfigVars is env without the variables that choose git's
+// configuration files or add entries to it (GIT_CONFIG_GLOBAL,
+// GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM, GIT_CONFIG_COUNT and its
+// KEY_n/VALUE_n, GIT_CONFIG_PARAMETERS), so that git reads its default
+// files.
+func withoutGitConfigVars(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if name, _, _ := strings.Cut(kv, "="); !strings.HasPrefix(name, "GIT_CONFIG") {
+			out = append(out, kv)
 		}
 	}
 	return out
