@@ -38,8 +38,18 @@ func TestRouteTable(t *testing.T) {
 					cfg.Mode, cfg.ModeSource = mode, "test"
 					j := judgement(cfg, "cmd "+kind, "/p", "s1")
 					j.Decision = d
+					// A "yes for the session" carries what its words
+					// reached when the person said it (the git files a
+					// text may run with among them), as answer.go keeps
+					// it: without them no answer would hold for any text,
+					// and the table would not show which decisions memory
+					// may run.
+					var links []string
+					if memory == session.Allowed {
+						links = linkedWords(j)
+					}
 					if memory != "" {
-						if err := e.Sessions(cfg).Remember("s1", j.Request.Text, "/p", memory, e.Now()); err != nil {
+						if err := e.Sessions(cfg).Remember("s1", j.Request.Text, "/p", memory, e.Now(), links...); err != nil {
 							t.Fatal(err)
 						}
 					}
@@ -51,7 +61,7 @@ func TestRouteTable(t *testing.T) {
 							}
 						}
 						if memory != "" { // Refuse recorded a denial for the breaker only
-							e.Sessions(cfg).Remember("s1", j.Request.Text, "/p", memory, e.Now())
+							e.Sessions(cfg).Remember("s1", j.Request.Text, "/p", memory, e.Now(), links...)
 						}
 					}
 					r := e.Route(j)
