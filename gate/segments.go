@@ -359,50 +359,13 @@ func envOption(argv []string, i int, short byte, long string) (value string, las
 }
 
 // shellCText is the text a shell runs with -c, however its options are
-// spelled: "bash -c T", "bash -lc T", "sh -xc T", "bash -o errexit -c T",
-// "bash -O extglob -c T", "bash --norc -c T", "bash -c -- T" (a red
-// team's "bash -lc 'rm -rf ~'" was a plain ask, which bypass ran).
-// ShellText is the text a shell runs with -c ("bash -c TEXT", "sh -xc
-// TEXT"), as the gate reads it; ok is false for any other command. The
-// readers of other packages follow shell strings with it.
-func ShellText(argv []string) (string, bool) {
-	if len(argv) == 0 || !isShell(argv[0]) {
-		return "", false
-	}
-	return shellCText(argv)
-}
+// spelled ([shparse.ShellCText]).
+func shellCText(argv []string) (string, bool) { return shparse.ShellCText(argv) }
 
-func shellCText(argv []string) (string, bool) {
-	c := false
-	for i := 1; i < len(argv); i++ {
-		a := argv[i]
-		switch {
-		case a == "--" || a == "-":
-			if c && i+1 < len(argv) {
-				return argv[i+1], true
-			}
-			return "", false
-		case strings.HasPrefix(a, "--"):
-			if a == "--rcfile" || a == "--init-file" {
-				i++
-			}
-		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
-			opts := a[1:]
-			if strings.ContainsRune(opts, 'c') && a[0] == '-' {
-				c = true
-			}
-			if strings.ContainsAny(opts, "oO") {
-				i++ // -o NAME, -O NAME
-			}
-		default:
-			if c {
-				return a, true
-			}
-			return "", false // a script file
-		}
-	}
-	return "", false
-}
+// ShellText is the text a shell runs with -c ("bash -c TEXT", "sh -xc
+// TEXT"), as the gate reads it ([shparse.ShellText]); ok is false for any
+// other command.
+func ShellText(argv []string) (string, bool) { return shparse.ShellText(argv) }
 
 // runsText is the shell text a program runs that is not "bash -c": the
 // words of eval (joined, as eval joins them), trap's action, and the -c
@@ -1021,10 +984,4 @@ var wrappers = map[string]bool{
 	"busybox": true, "toybox": true,
 }
 
-func isShell(prog string) bool {
-	switch path.Base(prog) {
-	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "busybox", "ash", "yash", "posh", "csh", "tcsh", "pwsh", "rbash":
-		return true
-	}
-	return false
-}
+func isShell(prog string) bool { return shparse.IsShell(prog) }
