@@ -1,0 +1,682 @@
+package shparse
+
+import (
+	"fmt"
+	"iter"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// This file is the intermediate form of a command text: what the parse
+// says, read once into plain values, so that the layers that judge,
+// explain and record a command read one set of facts instead of each
+// walking the syntax tree its own way (issue 16: where two readings of
+// one text differ, the gate leaks). A consumer that meets a statement of
+// [KindUnknown], or a [Form] whose Err is set, has met something the form
+// cannot say: it asks, it does not skip it.
+
+// MaxFormDepth bounds how deep the form goes; a statement nested deeper
+// is of [KindUnknown] and the form's Err says so.
+const MaxFormDepth = 24
+
+// MaxFormNodes bounds how many statements one form holds; past it a
+// statement is of [KindUnknown] and the form's Err says so.
+const MaxFormNodes = 2000
+
+// Form is a Script's intermediate form: its statements in order, each a
+// simple command with its words, redirects and assignments, or a
+// compound joining or holding others. Built once per Script ([Script.Form])
+// and only read after.
+type Form struct {
+	// Stmts are the top-level statements, run one after the other.
+	Stmts []*Stmt
+	// Err is the parse error or the bound that was reached; "" when the
+	// form holds the whole text.
+	Err string
+	// Unknown is true when some statement is of [KindUnknown].
+	Unknown bool
+}
+
+// Complete reports whether the form says all of the text: it parsed, no
+// bound was reached and no node is of a kind the form does not know.
+func (f *Form) Complete() bool { return f.Err == "" && !f.Unknown }
+
+// Kind is what a statement is.
+type Kind uint8
+
+// The kinds of statement. [KindCall] is a simple command (its Args may be
+// empty: "x=1", "> f"); the joins [KindAnd], [KindOr], [KindPipe] and
+// [KindPipeAll] have two Children, the first feeding the second for the
+// pipes; the others hold their bodies in Children.
+const (
+	KindUnknown  Kind = iota // a node the form does not know: ask
+	KindCall                 // a simple command: Assigns, Args
+	KindAnd                  // X && Y
+	KindOr                   // X || Y
+	KindPipe                 // X | Y: X's output is Y's input
+	KindPipeAll              // X |& Y: X's output and errors are Y's input
+	KindSubshell             // ( ... )
+	KindBlock                // { ...; }
+	KindIf                   // if/elif/else: conditions and bodies in order
+	KindWhile                // while COND; do BODY; done
+	KindUntil                // until COND; do BODY; done
+	KindFor                  // for NAME in Args; do ...; done (also select, and the C-style loop with Substs)
+	KindCase                 // case Args[0] in PATTERNS) ...;; esac
+	KindFunc                 // NAME() BODY: Children holds the body, which runs only when called
+	KindArith                // (( ... )): Substs only
+	KindTest                 // [[ ... ]]: Substs only
+	KindDecl                 // export/declare/local/readonly/typeset/nameref: Name, Assigns
+	KindLet                  // let ...: Substs only
+	KindTime                 // time STMT
+	KindCoproc               // coproc [NAME] STMT
+)
+
+var kindNames = [...]string{
+	KindUnknown: "unknown", KindCall: "command", KindAnd: "and", KindOr: "or", KindPipe: "pipe",
+	KindPipeAll: "pipe-all", KindSubshell: "subshell", KindBlock: "block", KindIf: "if",
+	KindWhile: "while", KindUntil: "until", KindFor: "for", KindCase: "case", KindFunc: "function",
+	KindArith: "arithmetic", KindTest: "test", KindDecl: "declare", KindLet: "let", KindTime: "time",
+	KindCoproc: "coproc",
+}
+
+// String is the kind's name as the inspector shows it ("command", "and",
+// "pipe-all" ...).
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// Joins reports a kind that joins two statements (&&, ||, |, |&).
+func (k Kind) Joins() bool { return k >= KindAnd && k <= KindPipeAll }
+
+// Span is a byte range of the text.
+type Span struct{ Start, End int }
+
+// Stmt is one statement: a simple command or a compound, with what
+// applies to it as a whole (redirects, &, !).
+type Stmt struct {
+	Kind Kind
+	Span Span
+	// Text is the statement's exact source.
+	Text string
+	// Background is "&" (or mksh's "|&" coprocess); Negated is "!".
+	Background, Negated bool
+	// Redirs apply to the whole statement, in order.
+	Redirs []*Redir
+	// Assigns are a simple command's prefix assignments ("A=1 cmd"), or a
+	// declaration's operands ("export A=1 -x b").
+	Assigns []*Assign
+	// Args are a simple command's words, a for loop's items, or a case
+	// clause's subject.
+	Args []*Word
+	// Name is a function's, a for loop's variable, a declaration's
+	// builtin (export, local ...), a coproc's name.
+	Name string
+	// Children are the joined statements (two, for a join) or the bodies
+	// a compound runs, in source order.
+	Children []*Stmt
+	// Substs are substitutions outside words: in a test clause, an
+	// arithmetic command or loop, a let, case patterns.
+	Substs []*Subst
+	// Unknown names the syntax node of a [KindUnknown] statement, or the
+	// bound that made it unknown.
+	Unknown string
+	// Nested is the shell text a simple command runs as a script of its
+	// own ("bash -c TEXT", "eval WORDS", "xargs sh -c TEXT"), nil when
+	// none is seen.
+	Nested *Nested
+}
+
+// Argv is a simple command's words by their static values; ok is false
+// when some word has none (see [Word.Static]).
+func (s *Stmt) Argv() (argv []string, ok bool) {
+	for _, w := range s.Args {
+		if !w.Static {
+			return nil, false
+		}
+		argv = append(argv, w.Value)
+	}
+	return argv, true
+}
+
+// Program is the program a simple command runs by its static first word's
+// base name ("/usr/bin/xargs" and "'xargs'" are xargs), "" when none.
+func (s *Stmt) Program() string {
+	if s.Kind != KindCall || len(s.Args) == 0 || !s.Args[0].Static {
+		return ""
+	}
+	return path.Base(s.Args[0].Value)
+}
+
+// Last is the statement whose output a pipe's left side ends with: s
+// itself, or for a pipe the last statement of it.
+func (s *Stmt) Last() *Stmt {
+	for s.Kind == KindPipe || s.Kind == KindPipeAll {
+		s = s.Children[1]
+	}
+	return s
+}
+
+// Word is one word of the text.
+type Word struct {
+	Span Span
+	// Text is the word's exact source.
+	Text string
+	// Static is true when quote removal alone gives the word's value
+	// and it is one field ([Value]); Value is that value. Globs and
+	// tildes are left as written: see Expands.
+	Static bool
+	Value  string
+	// Expands names what bash may still expand in the word, in order
+	// ([Expansions]): "glob", "brace", "tilde", "variable",
+	// "substitution", "arithmetic", "escape"; and "brace" when none of
+	// these is seen but the word is still not one static field.
+	Expands []string
+	// Substs are the command, process and arithmetic substitutions the
+	// word runs, nested ones in parameter expansions included.
+	Substs []*Subst
+
+	w *syntax.Word
+}
+
+// Literal reports a word whose value is its Value as bash runs it:
+// static, and nothing in it expands.
+func (w *Word) Literal() bool { return w.Static && len(w.Expands) == 0 }
+
+// Template is the word spelled with plain variables as ${NAME} ([Template]).
+func (w *Word) Template() (string, bool) { return Template(w.w) }
+
+// SelfName reports a word that names the running function: $FUNCNAME,
+// ${FUNCNAME}, ${FUNCNAME[0]}.
+func (w *Word) SelfName() bool {
+	if len(w.w.Parts) != 1 {
+		return false
+	}
+	p, ok := w.w.Parts[0].(*syntax.ParamExp)
+	return ok && p.Param != nil && p.Param.Value == "FUNCNAME" && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Length
+}
+
+// Quoted reports whether any part of the word is quoted.
+func (w *Word) Quoted() bool {
+	for _, p := range w.w.Parts {
+		switch p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		}
+	}
+	return false
+}
+
+// Redir is a redirect of a statement.
+type Redir struct {
+	Span Span
+	// Op is the operator as written: ">", ">>", "<", "<>", "<&", ">&",
+	// ">|", "<<", "<<-", "<<<", "&>", "&>>".
+	Op string
+	// Fd is the descriptor as written before the operator ("2", or
+	// "{fd}" for a descriptor bash allocates into a variable), "" for the
+	// operator's default.
+	Fd string
+	// Target is the file, descriptor or here-document delimiter, or the
+	// here-string.
+	Target *Word
+	// Heredoc is a here-document's body; nil for other redirects.
+	Heredoc *Word
+
+	op syntax.RedirOperator
+}
+
+// Writes reports a redirect that opens its target for writing: >, >>,
+// >|, &>, &>>, <> (a descriptor duplication ">&" is not: see Dup).
+func (r *Redir) Writes() bool {
+	switch r.op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.RdrInOut,
+		syntax.AppClob, syntax.RdrAllClob, syntax.AppAllClob:
+		return true
+	}
+	return false
+}
+
+// Dup reports a descriptor duplication or close (<&, >&).
+func (r *Redir) Dup() bool { return r.op == syntax.DplIn || r.op == syntax.DplOut }
+
+// Stdin reports a redirect that gives standard input from a file, a
+// here-document or a here-string rather than what a pipe feeds.
+func (r *Redir) Stdin() bool {
+	switch r.op {
+	case syntax.RdrIn, syntax.RdrInOut, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return r.Fd == "" || r.Fd == "0"
+	}
+	return false
+}
+
+// Assign is an assignment: a command's prefix, a statement of its own
+// ("x=1"), or a declaration's operand.
+type Assign struct {
+	Span Span
+	// Name is the variable; "" for a declaration's option ("-x").
+	Name string
+	// Value is the assigned word; nil for "x=" and a bare name
+	// ("export x"), or an array.
+	Value *Word
+	// Append is "+="; Array is "x=(...)" or "x[i]=": Text holds it.
+	Append, Array bool
+	// Naked is a declaration's operand without "=" ("export x", "-x").
+	Naked bool
+	Text  string
+}
+
+// Subst is a command, process or arithmetic substitution.
+type Subst struct {
+	// Kind is "$(...)", "`...`", "<(...)", ">(...)" or "$((...))".
+	Kind string
+	Span Span
+	Text string
+	// Stmts are what it runs; none for arithmetic.
+	Stmts []*Stmt
+}
+
+// Nested is a shell text a command runs as a script of its own.
+type Nested struct {
+	// Via says how: "-c" (a shell's -c string, also behind xargs),
+	// "eval" (eval's words joined by blanks).
+	Via  string
+	Text string
+
+	owner *Script
+}
+
+// Script is the nested text's own Script, parsed once per request.
+func (n *Nested) Script() *Script { return n.owner.Of(n.Text) }
+
+// Form is the intermediate form of s, built once and memoized.
+func (s *Script) Form() *Form {
+	return s.Memo(formKey{}, func() any { return buildForm(s) }).(*Form)
+}
+
+type formKey struct{}
+
+func buildForm(s *Script) (out *Form) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = &Form{Err: fmt.Sprintf("internal error while reading the parse: %v", r), Unknown: true}
+		}
+	}()
+	if s.Err != nil {
+		return &Form{Err: s.Err.Error()}
+	}
+	if s.File == nil {
+		return &Form{Err: "no parse"}
+	}
+	b := &builder{src: s.Text, owner: s}
+	out = &Form{Stmts: b.stmts(s.File.Stmts, 0)}
+	out.Err, out.Unknown = b.err, b.unknown
+	return out
+}
+
+type builder struct {
+	src     string
+	owner   *Script
+	nodes   int
+	err     string
+	unknown bool
+}
+
+func (b *builder) span(n syntax.Node) (Span, string) {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(b.src) || start > end {
+		return Span{}, ""
+	}
+	return Span{start, end}, b.src[start:end]
+}
+
+func (b *builder) fail(msg string) {
+	b.unknown = true
+	if b.err == "" {
+		b.err = msg
+	}
+}
+
+func (b *builder) stmts(list []*syntax.Stmt, depth int) []*Stmt {
+	var out []*Stmt
+	for _, st := range list {
+		out = append(out, b.stmt(st, depth))
+	}
+	return out
+}
+
+func (b *builder) stmt(st *syntax.Stmt, depth int) *Stmt {
+	b.nodes++
+	span, text := b.span(st)
+	switch {
+	case depth > MaxFormDepth:
+		msg := fmt.Sprintf("nesting deeper than %d levels", MaxFormDepth)
+		b.fail(msg)
+		return &Stmt{Kind: KindUnknown, Span: span, Text: text, Unknown: msg}
+	case b.nodes > MaxFormNodes:
+		msg := fmt.Sprintf("more than %d nodes", MaxFormNodes)
+		b.fail(msg)
+		return &Stmt{Kind: KindUnknown, Span: span, Text: text, Unknown: msg}
+	}
+	n := b.command(st.Cmd, depth)
+	n.Span, n.Text = span, text
+	n.Background = st.Background || st.Coprocess
+	n.Negated = st.Negated
+	if st.Disown {
+		b.unknown = true
+		n.Kind, n.Unknown = KindUnknown, "zsh's &!"
+	}
+	for _, r := range st.Redirs {
+		n.Redirs = append(n.Redirs, b.redir(r, depth))
+	}
+	return n
+}
+
+func (b *builder) redir(r *syntax.Redirect, depth int) *Redir {
+	out := &Redir{Op: r.Op.String(), op: r.Op}
+	out.Span, _ = b.span(r)
+	if r.N != nil {
+		out.Fd = r.N.Value
+	}
+	if r.Word != nil {
+		out.Target = b.word(r.Word, depth)
+	}
+	if r.Hdoc != nil {
+		// An unquoted here-document expands $(...) in its body.
+		out.Heredoc = b.word(r.Hdoc, depth)
+	}
+	return out
+}
+
+var binKinds = map[syntax.BinCmdOperator]Kind{
+	syntax.AndStmt: KindAnd, syntax.OrStmt: KindOr, syntax.Pipe: KindPipe, syntax.PipeAll: KindPipeAll,
+}
+
+func (b *builder) command(c syntax.Command, depth int) *Stmt {
+	switch c := c.(type) {
+	case nil:
+		return &Stmt{Kind: KindCall}
+	case *syntax.CallExpr:
+		n := &Stmt{Kind: KindCall}
+		for _, a := range c.Assigns {
+			n.Assigns = append(n.Assigns, b.assign(a, depth))
+		}
+		for _, word := range c.Args {
+			n.Args = append(n.Args, b.word(word, depth))
+		}
+		n.Nested = b.nested(n)
+		return n
+	case *syntax.BinaryCmd:
+		kind, ok := binKinds[c.Op]
+		n := &Stmt{Kind: kind, Children: []*Stmt{b.stmt(c.X, depth+1), b.stmt(c.Y, depth+1)}}
+		if !ok {
+			b.unknown = true
+			n.Kind, n.Unknown = KindUnknown, "operator "+c.Op.String()
+		}
+		return n
+	case *syntax.Subshell:
+		return &Stmt{Kind: KindSubshell, Children: b.stmts(c.Stmts, depth+1)}
+	case *syntax.Block:
+		return &Stmt{Kind: KindBlock, Children: b.stmts(c.Stmts, depth+1)}
+	case *syntax.IfClause:
+		n := &Stmt{Kind: KindIf}
+		for cl := c; cl != nil; cl = cl.Else {
+			n.Children = append(n.Children, b.stmts(cl.Cond, depth+1)...)
+			n.Children = append(n.Children, b.stmts(cl.Then, depth+1)...)
+		}
+		return n
+	case *syntax.WhileClause:
+		kind := KindWhile
+		if c.Until {
+			kind = KindUntil
+		}
+		return &Stmt{Kind: kind, Children: append(b.stmts(c.Cond, depth+1), b.stmts(c.Do, depth+1)...)}
+	case *syntax.ForClause:
+		n := &Stmt{Kind: KindFor}
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			n.Name = l.Name.Value
+			for _, word := range l.Items {
+				n.Args = append(n.Args, b.word(word, depth))
+			}
+		case *syntax.CStyleLoop:
+			// for ((i=$(id); ...)): its arithmetic runs substitutions.
+			n.Substs = b.inside(l, depth)
+		default:
+			b.unknown = true
+			n.Kind, n.Unknown = KindUnknown, fmt.Sprintf("%T", l)
+		}
+		n.Children = b.stmts(c.Do, depth+1)
+		return n
+	case *syntax.CaseClause:
+		n := &Stmt{Kind: KindCase, Args: []*Word{b.word(c.Word, depth)}}
+		for _, item := range c.Items {
+			for _, p := range item.Patterns {
+				n.Substs = append(n.Substs, b.inside(p, depth)...)
+			}
+			n.Children = append(n.Children, b.stmts(item.Stmts, depth+1)...)
+		}
+		return n
+	case *syntax.FuncDecl:
+		n := &Stmt{Kind: KindFunc, Name: c.Name.Value}
+		if c.Body != nil {
+			n.Children = []*Stmt{b.stmt(c.Body, depth+1)}
+		}
+		return n
+	case *syntax.ArithmCmd:
+		return &Stmt{Kind: KindArith, Substs: b.inside(c, depth)}
+	case *syntax.TestClause:
+		return &Stmt{Kind: KindTest, Substs: b.inside(c, depth)}
+	case *syntax.DeclClause:
+		n := &Stmt{Kind: KindDecl, Name: c.Variant.Value}
+		for _, a := range c.Args {
+			n.Assigns = append(n.Assigns, b.assign(a, depth))
+		}
+		return n
+	case *syntax.LetClause:
+		return &Stmt{Kind: KindLet, Substs: b.inside(c, depth)}
+	case *syntax.TimeClause:
+		n := &Stmt{Kind: KindTime}
+		if c.Stmt != nil {
+			n.Children = []*Stmt{b.stmt(c.Stmt, depth+1)}
+		}
+		return n
+	case *syntax.CoprocClause:
+		n := &Stmt{Kind: KindCoproc}
+		if c.Name != nil {
+			n.Name = c.Name.Lit()
+		}
+		if c.Stmt != nil {
+			n.Children = []*Stmt{b.stmt(c.Stmt, depth+1)}
+		}
+		return n
+	}
+	b.unknown = true
+	return &Stmt{Kind: KindUnknown, Unknown: fmt.Sprintf("%T", c)}
+}
+
+func (b *builder) assign(a *syntax.Assign, depth int) *Assign {
+	out := &Assign{Append: a.Append, Naked: a.Naked}
+	out.Span, out.Text = b.span(a)
+	if a.Name != nil {
+		out.Name = a.Name.Value
+	}
+	switch {
+	case a.Array != nil || a.Index != nil:
+		out.Array = true
+		if a.Value != nil {
+			out.Value = b.word(a.Value, depth)
+		}
+	case a.Value != nil:
+		out.Value = b.word(a.Value, depth)
+	}
+	return out
+}
+
+// word reads a word as the one reading of words in this package says.
+func (b *builder) word(word *syntax.Word, depth int) *Word {
+	out := &Word{Expands: Expansions(word), w: word}
+	out.Span, out.Text = b.span(word)
+	out.Value, out.Static = Value(word)
+	var visit func(parts []syntax.WordPart)
+	visit = func(parts []syntax.WordPart) {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.DblQuoted:
+				visit(p.Parts)
+			case *syntax.ParamExp:
+				out.Substs = append(out.Substs, b.inside(p, depth)...)
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				out.Substs = append(out.Substs, b.subst(p, depth))
+			case *syntax.ArithmExp:
+				span, text := b.span(p)
+				out.Substs = append(out.Substs, &Subst{Kind: "$((...))", Span: span, Text: text})
+				out.Substs = append(out.Substs, b.inside(p, depth)...)
+			}
+		}
+	}
+	visit(word.Parts)
+	if len(out.Expands) == 0 && !out.Static {
+		out.Expands = []string{"brace"}
+	}
+	return out
+}
+
+func (b *builder) subst(n syntax.Node, depth int) *Subst {
+	span, text := b.span(n)
+	switch n := n.(type) {
+	case *syntax.CmdSubst:
+		kind := "$(...)"
+		if n.Backquotes {
+			kind = "`...`"
+		}
+		return &Subst{Kind: kind, Span: span, Text: text, Stmts: b.stmts(n.Stmts, depth+1)}
+	case *syntax.ProcSubst:
+		return &Subst{Kind: n.Op.String() + "...)", Span: span, Text: text, Stmts: b.stmts(n.Stmts, depth+1)}
+	}
+	panic(fmt.Sprintf("not a substitution: %T", n))
+}
+
+// inside finds the command and process substitutions inside a node that
+// is not a word (a parameter or arithmetic expansion, a test clause, a
+// case pattern: ${x:-$(id)}, $(( $(id) + 1 ))).
+func (b *builder) inside(n syntax.Node, depth int) []*Subst {
+	var out []*Subst
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			out = append(out, b.subst(n, depth))
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// nested is the text a simple command runs as a script: a shell's -c
+// string ([ShellText]; also behind xargs, "xargs sh -c TEXT", read
+// widely: the first shell word after xargs), eval's words joined.
+func (b *builder) nested(n *Stmt) *Nested {
+	argv, ok := n.Argv()
+	if !ok || len(argv) == 0 {
+		return nil
+	}
+	switch path.Base(argv[0]) {
+	case "eval":
+		args := argv[1:]
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		if len(args) == 0 {
+			return nil
+		}
+		return &Nested{Via: "eval", Text: strings.Join(args, " "), owner: b.owner}
+	case "xargs":
+		for i := 1; i < len(argv); i++ {
+			if IsShell(argv[i]) {
+				if t, ok := ShellText(argv[i:]); ok {
+					return &Nested{Via: "-c", Text: t, owner: b.owner}
+				}
+				return nil
+			}
+		}
+		return nil
+	}
+	if t, ok := ShellText(argv); ok {
+		return &Nested{Via: "-c", Text: t, owner: b.owner}
+	}
+	return nil
+}
+
+// All visits every statement of the form in source order, parents before
+// their children: joined and nested statements, function bodies, and the
+// statements of every substitution (in words, redirects, assignments,
+// here-documents and clauses). Nested shell texts are not entered: they
+// are Scripts of their own ([Nested.Script]).
+func (f *Form) All() iter.Seq[*Stmt] {
+	return func(yield func(*Stmt) bool) {
+		for _, s := range f.Stmts {
+			if !s.all(yield) {
+				return
+			}
+		}
+	}
+}
+
+func (s *Stmt) all(yield func(*Stmt) bool) bool {
+	if !yield(s) {
+		return false
+	}
+	substs := func(ss []*Subst) bool {
+		for _, sub := range ss {
+			for _, c := range sub.Stmts {
+				if !c.all(yield) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	word := func(w *Word) bool { return w == nil || substs(w.Substs) }
+	for _, a := range s.Assigns {
+		if !word(a.Value) {
+			return false
+		}
+	}
+	for _, w := range s.Args {
+		if !word(w) {
+			return false
+		}
+	}
+	if !substs(s.Substs) {
+		return false
+	}
+	for _, c := range s.Children {
+		if !c.all(yield) {
+			return false
+		}
+	}
+	for _, r := range s.Redirs {
+		if !word(r.Target) || !word(r.Heredoc) {
+			return false
+		}
+	}
+	return true
+}
+
+// Redirs visits every redirect of the form, with its statement.
+func (f *Form) Redirs() iter.Seq2[*Stmt, *Redir] {
+	return func(yield func(*Stmt, *Redir) bool) {
+		for s := range f.All() {
+			for _, r := range s.Redirs {
+				if !yield(s, r) {
+					return
+				}
+			}
+		}
+	}
+}

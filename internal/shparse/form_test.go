@@ -1,0 +1,215 @@
+package shparse
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// dump spells a form compactly for the table below: a statement as
+// kind[flags](words){children}, a word as its value when static or
+// text{expands}, a substitution as kind<statements>.
+func dump(f *Form) string {
+	var b strings.Builder
+	for i, s := range f.Stmts {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		dumpStmt(&b, s)
+	}
+	return b.String()
+}
+
+func dumpStmt(b *strings.Builder, s *Stmt) {
+	b.WriteString(s.Kind.String())
+	if s.Name != "" {
+		b.WriteString(" " + s.Name)
+	}
+	if s.Unknown != "" {
+		b.WriteString(" <" + s.Unknown + ">")
+	}
+	if s.Background {
+		b.WriteString(" &")
+	}
+	if s.Negated {
+		b.WriteString(" !")
+	}
+	var parts []string
+	for _, a := range s.Assigns {
+		v := ""
+		if a.Value != nil {
+			v = dumpWord(a.Value)
+		}
+		switch {
+		case a.Naked:
+			parts = append(parts, "naked:"+a.Name+v)
+		case a.Array:
+			parts = append(parts, a.Name+"=array")
+		default:
+			parts = append(parts, a.Name+"="+v)
+		}
+	}
+	for _, w := range s.Args {
+		parts = append(parts, dumpWord(w))
+	}
+	for _, r := range s.Redirs {
+		t := r.Fd + r.Op + dumpWord(r.Target)
+		if r.Heredoc != nil {
+			t += " hdoc:" + dumpWord(r.Heredoc)
+		}
+		parts = append(parts, t)
+	}
+	for _, sub := range s.Substs {
+		parts = append(parts, dumpSubst(sub))
+	}
+	if s.Nested != nil {
+		parts = append(parts, "nested "+s.Nested.Via+":"+s.Nested.Text)
+	}
+	if len(parts) > 0 {
+		b.WriteString("(" + strings.Join(parts, " ") + ")")
+	}
+	if len(s.Children) > 0 {
+		b.WriteString("{")
+		for i, c := range s.Children {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			dumpStmt(b, c)
+		}
+		b.WriteString("}")
+	}
+}
+
+func dumpWord(w *Word) string {
+	s := w.Text
+	if w.Static {
+		s = w.Value
+	}
+	if len(w.Expands) > 0 {
+		s += "{" + strings.Join(w.Expands, ",") + "}"
+	}
+	for _, sub := range w.Substs {
+		s += dumpSubst(sub)
+	}
+	return s
+}
+
+func dumpSubst(s *Subst) string {
+	var b strings.Builder
+	b.WriteString(s.Kind + "<")
+	for i, c := range s.Stmts {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		dumpStmt(&b, c)
+	}
+	b.WriteString(">")
+	return b.String()
+}
+
+// TestForm reads tricky texts into the form: quotes, here-documents,
+// substitutions, functions, coproc, arithmetic, [[ ]], case, and every
+// redirect form.
+func TestForm(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{`ls -la`, `command(ls -la)`},
+		{`'r'm "a b" \c`, `command(rm a b c)`},
+		{`echo "it's \"q\"" 'say "hi"'`, `command(echo it's "q" say "hi")`},
+		{`echo $'\x41' $'\x{41}'`, `command(echo A $'\x{41}'{escape})`},
+		{`cat *.go ~/x {a,b}`, `command(cat *.go{glob} ~/x{tilde} {a,b}{brace})`},
+		{`echo $HOME "$(id -u)"`, `command(echo $HOME{variable} "$(id -u)"{substitution}$(...)<command(id -u)>)`},
+		{"echo `whoami`", "command(echo `whoami`{substitution}`...`<command(whoami)>)"},
+		{`echo ${x:-$(id)}`, `command(echo ${x:-$(id)}{variable}$(...)<command(id)>)`},
+		{`echo $(( $(id -u) + 1 ))`, `command(echo $(( $(id -u) + 1 )){arithmetic}$((...))<>$(...)<command(id -u)>)`},
+		{`diff <(ls a) >(cat)`, `command(diff <(ls a){substitution}<(...)<command(ls a)> >(cat){substitution}>(...)<command(cat)>)`},
+		{"cat <<EOF\n$(id) $USER\nEOF\n", "command(cat <<EOF hdoc:$(id) $USER\nEOF{substitution,variable}$(...)<command(id)>)"},
+		{"cat <<'EOF'\n$(id)\nEOF\n", "command(cat <<EOF hdoc:$(id)\n)"},
+		{`a && b || c`, `or{and{command(a), command(b)}, command(c)}`},
+		{`a | b |& c`, `pipe-all{pipe{command(a), command(b)}, command(c)}`},
+		{`a; b & ! c`, `command(a); command &(b); command !(c)`},
+		{`(cd x && ls) ; { pwd; }`, `subshell{and{command(cd x), command(ls)}}; block{command(pwd)}`},
+		{`f() { f | f & }; f`, `function f{block{pipe &{command(f), command(f)}}}; command(f)`},
+		{`coproc N { ls; }`, `coproc N{block{command(ls)}}`},
+		{`(( i = $(id -u) ))`, `arithmetic($(...)<command(id -u)>)`},
+		{`[[ -f $(pwd)/x && $a == b ]]`, `test($(...)<command(pwd)>)`},
+		{`case $x in $(id)) rm y;; *) ls;; esac`, `case($x{variable} $(...)<command(id)>){command(rm y), command(ls)}`},
+		{`for f in a "$b"; do rm $f; done`, `for f(a "$b"{variable}){command(rm $f{variable})}`},
+		{`for ((i=$(id);i<2;i++)); do :; done`, `for($(...)<command(id)>){command(:)}`},
+		{`if a; then b; elif c; then d; else e; fi`, `if{command(a), command(b), command(c), command(d), command(e)}`},
+		{`while a; do b; done; until c; do d; done`, `while{command(a), command(b)}; until{command(c), command(d)}`},
+		{`time ls; let x=$(id)`, `time{command(ls)}; let($(...)<command(id)>)`},
+		{`A=1 B=$(id) env`, `command(A=1 B=$(id){substitution}$(...)<command(id)> env)`},
+		{`x=1; y+=2; z=(a b); w[1]=c`, `command(x=1); command(y=2); command(z=array); command(w=array)`},
+		{`export A=1 -x b; local c`, `declare export(A=1 naked:-x naked:b); declare local(naked:c)`},
+		{`a > f >> g < h <> i >| j &> k &>> l 2>&1 <<< w`, `command(a >f >>g <h <>i >|j &>k &>>l 2>&1 <<<w)`},
+		{`exec {fd}>x 3<&-`, `command(exec {fd}>x 3<&-)`},
+		{`bash -lc 'rm -rf ~'`, `command(bash -lc rm -rf ~ nested -c:rm -rf ~)`},
+		{`eval -- ls "-l"`, `command(eval -- ls -l nested eval:ls -l)`},
+		{`find . | xargs -0 sh -c 'cat "$@"' _`, `pipe{command(find .), command(xargs -0 sh -c cat "$@" _ nested -c:cat "$@")}`},
+		{`sh script.sh`, `command(sh script.sh)`},
+	} {
+		got := dump(Of(tc.text).Form())
+		if got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestFormUnknownAsks: a form that cannot say all of its text says so,
+// never leaves it out.
+func TestFormUnknownAsks(t *testing.T) {
+	deep := strings.Repeat("( ", MaxFormDepth+3) + "ls" + strings.Repeat(" )", MaxFormDepth+3)
+	many := strings.Repeat("a;", MaxFormNodes+1)
+	for _, text := range []string{"ls &&", "echo 'x", deep, many} {
+		f := Of(text).Form()
+		if f.Complete() {
+			t.Errorf("%.40q: the form says it holds the whole text", text)
+		}
+	}
+	if f := Of(deep).Form(); !slices.ContainsFunc(slices.Collect(f.All()), func(s *Stmt) bool { return s.Kind == KindUnknown }) {
+		t.Error("a statement past the depth bound is not of kind unknown")
+	}
+	if f := Of("ls | wc -l").Form(); !f.Complete() {
+		t.Errorf("a plain pipe is not complete: %s", f.Err)
+	}
+}
+
+// TestFormOnce: the form is built once per Script, and a nested text's
+// Script is the request's parse of it.
+func TestFormOnce(t *testing.T) {
+	s := Of(`bash -c 'ls -l'`)
+	first := s.Form()
+	if again := s.Form(); first != again {
+		t.Error("the form was built twice")
+	}
+	n := s.Form().Stmts[0].Nested
+	if n == nil || n.Script() != s.Of("ls -l") {
+		t.Fatalf("the nested text is not the request's Script: %+v", n)
+	}
+	if got := dump(n.Script().Form()); got != "command(ls -l)" {
+		t.Errorf("nested form: %s", got)
+	}
+}
+
+// TestFormAll visits every statement: substitutions in words, redirects,
+// assignments, here-documents and clauses, and function bodies.
+func TestFormAll(t *testing.T) {
+	text := "A=$(a) b $(c) > $(d) <<E\n$(e)\nE\n[[ $(f) ]]; g() { h; }"
+	var got []string
+	for s := range Of(text).Form().All() {
+		if s.Kind == KindCall && len(s.Args) > 0 {
+			got = append(got, s.Args[0].Value)
+		}
+	}
+	if want := "b a c d e f h"; strings.Join(got, " ") != want {
+		t.Errorf("All visited %q, want %q", got, want)
+	}
+	n := 0
+	for _, r := range Of("a > x 2>&1 | b < y").Form().Redirs() {
+		n++
+		_ = r
+	}
+	if n != 3 {
+		t.Errorf("Redirs visited %d, want 3", n)
+	}
+}
