@@ -122,8 +122,8 @@ type Stmt struct {
 	// Substs are substitutions outside words: in a test clause, an
 	// arithmetic command or loop, a let, case patterns.
 	Substs []*Subst
-	// Unknown names the syntax node of a [KindUnknown] statement, or the
-	// bound that made it unknown.
+	// Unknown names the syntax node of a [KindUnknown] statement ("" for
+	// one past a bound: the form's Err names the bound).
 	Unknown string
 	// Nested is the shell text a simple command runs as a script of its
 	// own ("bash -c TEXT", "eval WORDS", "xargs sh -c TEXT"), nil when
@@ -356,11 +356,11 @@ func (b *builder) stmt(st *syntax.Stmt, depth int) *Stmt {
 	case depth > MaxFormDepth:
 		msg := fmt.Sprintf("nesting deeper than %d levels", MaxFormDepth)
 		b.fail(msg)
-		return &Stmt{Kind: KindUnknown, Span: span, Text: text, Unknown: msg}
+		return &Stmt{Kind: KindUnknown, Span: span, Text: text}
 	case b.nodes > MaxFormNodes:
 		msg := fmt.Sprintf("more than %d nodes", MaxFormNodes)
 		b.fail(msg)
-		return &Stmt{Kind: KindUnknown, Span: span, Text: text, Unknown: msg}
+		return &Stmt{Kind: KindUnknown, Span: span, Text: text}
 	}
 	n := b.command(st.Cmd, depth)
 	n.Span, n.Text = span, text

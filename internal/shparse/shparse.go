@@ -52,25 +52,32 @@ type Script struct {
 	nested *nestedParses
 
 	memoMu sync.Mutex
-	memo   map[any]any
+	memo   map[any]*memoEntry
 }
 
 // Memo returns what build makes of s, built once per Script and key: a
-// reading that depends on the parse alone (the inspector's description,
-// which the prompt, the record and check all show) is made once per
-// request, however many layers read it. build must not call Memo on s.
+// reading that depends on the parse alone (the form, the inspector's
+// description, which the prompt, the record and check all show) is made
+// once per request, however many layers read it. build may call Memo on
+// s for another key (the description reads the form), never for its own.
 func (s *Script) Memo(key any, build func() any) any {
 	s.memoMu.Lock()
-	defer s.memoMu.Unlock()
-	if v, ok := s.memo[key]; ok {
-		return v
+	e, ok := s.memo[key]
+	if !ok {
+		if s.memo == nil {
+			s.memo = map[any]*memoEntry{}
+		}
+		e = &memoEntry{}
+		s.memo[key] = e
 	}
-	v := build()
-	if s.memo == nil {
-		s.memo = map[any]any{}
-	}
-	s.memo[key] = v
-	return v
+	s.memoMu.Unlock()
+	e.once.Do(func() { e.v = build() })
+	return e.v
+}
+
+type memoEntry struct {
+	once sync.Once
+	v    any
 }
 
 type nestedParses struct {
