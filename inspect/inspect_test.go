@@ -51,6 +51,13 @@ var goldenInputs = []string{
 	"ls *.go {a,b} ~/x $HOME",
 	"ls 'unterminated",
 	"ls\rrm -rf ~",
+	"for ((i = $(rm x); i < 2; i++)); do ls; done",
+	"exec {fd}>x 3<&- 4>&1",
+	"a &> b &>> c <> d >| e <<< \"$(id)\"",
+	"coproc N { ls; }",
+	"declare -x A=1 -r b c+=2 d=(1 2)",
+	"bash -c 'rm -rf ~' && eval \"ls $(id)\"",
+	"f() { f | f & }; f",
 }
 
 func TestGolden(t *testing.T) {
