@@ -150,3 +150,13 @@ func TestWordsReadAsTheGateReadsThem(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopHeaderSubstitutionShown: the substitutions of a C-style for
+// loop's header run, and the gate judges them; the description once left
+// them out, so the prompt showed "for ... ls" for a text that ran "rm".
+func TestLoopHeaderSubstitutionShown(t *testing.T) {
+	tree := inspect.Parse("for ((i = $(rm -rf build); i < 1; i++)); do ls; done").Tree()
+	if !strings.Contains(tree, "command: rm -rf build") {
+		t.Errorf("the loop header's command is not shown:\n%s", tree)
+	}
+}
