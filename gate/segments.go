@@ -367,76 +367,9 @@ func shellCText(argv []string) (string, bool) { return shparse.ShellCText(argv) 
 // other command.
 func ShellText(argv []string) (string, bool) { return shparse.ShellText(argv) }
 
-// runsText is the shell text a program runs that is not "bash -c": the
-// words of eval (joined, as eval joins them), trap's action, and the -c
-// or --command of su, runuser, sg's second operand and script. The
-// catastrophic rules and the deny rules read it as they read a -c string:
-// "eval rm -rf ~" and "trap 'rm -rf ~' EXIT" deleted a home in bypass.
-func runsText(argv []string) (string, bool) {
-	args := argv[1:]
-	switch path.Base(argv[0]) {
-	case "eval":
-		if len(args) > 0 && args[0] == "--" {
-			args = args[1:]
-		}
-		return strings.Join(args, " "), len(args) > 0
-	case "trap":
-		for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-			if args[0] == "--" {
-				args = args[1:]
-				break
-			}
-			args = args[1:]
-		}
-		return firstOf(args)
-	case "su", "runuser", "script", "sudo":
-		for i, a := range args {
-			if (a == "-c" || a == "--command" || a == "--session-command") && i+1 < len(args) {
-				return args[i+1], true
-			}
-			for _, p := range []string{"--command=", "--session-command=", "-c"} {
-				if v, ok := strings.CutPrefix(a, p); ok && v != "" && (p != "-c" || !strings.HasPrefix(a, "--")) {
-					return v, true
-				}
-			}
-		}
-	case "git":
-		// git -c alias.NAME='!TEXT' NAME runs TEXT in a shell.
-		for i, a := range args {
-			v := a
-			if a == "-c" && i+1 < len(args) {
-				v = args[i+1]
-			} else if !strings.HasPrefix(a, "-c") || len(a) <= 2 {
-				continue
-			} else {
-				v = a[2:]
-			}
-			if k, val, ok := strings.Cut(v, "="); ok && strings.HasPrefix(strings.ToLower(k), "alias.") && strings.HasPrefix(val, "!") {
-				return val[1:], true
-			}
-		}
-	case "sg":
-		// sg [-] GROUP [-c] COMMAND; ast-grep's sg starts with an
-		// option ("sg -p PATTERN"), and runs nothing.
-		if len(args) > 0 && args[0] == "-" {
-			args = args[1:]
-		}
-		if len(args) >= 2 && !strings.HasPrefix(args[0], "-") {
-			if args[1] == "-c" && len(args) >= 3 {
-				return args[2], true
-			}
-			return args[1], true
-		}
-	}
-	return "", false
-}
-
-func firstOf(args []string) (string, bool) {
-	if len(args) == 0 {
-		return "", false
-	}
-	return args[0], true
-}
+// runsText is the shell text a program runs that is not "bash -c"
+// ([shparse.RunsText]): eval's words, trap's action, su -c's text.
+func runsText(argv []string) (string, bool) { return shparse.RunsText(argv) }
 
 // feeds are what a literal standard input makes a shell or xargs run:
 // "echo 'rm -rf ~' | sh", "sh <<< 'rm -rf ~'", "echo ~ | xargs rm -rf",

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"iter"
 	"path"
-	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -282,8 +281,9 @@ type Subst struct {
 
 // Nested is a shell text a command runs as a script of its own.
 type Nested struct {
-	// Via says how: "-c" (a shell's -c string, also behind xargs),
-	// "eval" (eval's words joined by blanks).
+	// Via says how: "-c" (a shell's -c string, also behind xargs), or
+	// the program that runs it ("eval": its words joined by blanks,
+	// "trap", "su", "git" ...: see [RunsText]).
 	Via  string
 	Text string
 
@@ -579,23 +579,20 @@ func (b *builder) inside(n syntax.Node, depth int) []*Subst {
 
 // nested is the text a simple command runs as a script: a shell's -c
 // string ([ShellText]; also behind xargs, "xargs sh -c TEXT", read
-// widely: the first shell word after xargs), eval's words joined.
+// widely: the first shell word after xargs), or what [RunsText] reads
+// (eval's words joined, trap's action, su -c's text ...).
 func (b *builder) nested(n *Stmt) *Nested {
 	argv, ok := n.Argv()
 	if !ok || len(argv) == 0 {
 		return nil
 	}
-	switch path.Base(argv[0]) {
-	case "eval":
-		args := argv[1:]
-		if len(args) > 0 && args[0] == "--" {
-			args = args[1:]
-		}
-		if len(args) == 0 {
-			return nil
-		}
-		return &Nested{Via: "eval", Text: strings.Join(args, " "), owner: b.owner}
-	case "xargs":
+	if t, ok := ShellText(argv); ok {
+		return &Nested{Via: "-c", Text: t, owner: b.owner}
+	}
+	if t, ok := RunsText(argv); ok {
+		return &Nested{Via: path.Base(argv[0]), Text: t, owner: b.owner}
+	}
+	if path.Base(argv[0]) == "xargs" {
 		for i := 1; i < len(argv); i++ {
 			if IsShell(argv[i]) {
 				if t, ok := ShellText(argv[i:]); ok {
@@ -604,10 +601,6 @@ func (b *builder) nested(n *Stmt) *Nested {
 				return nil
 			}
 		}
-		return nil
-	}
-	if t, ok := ShellText(argv); ok {
-		return &Nested{Via: "-c", Text: t, owner: b.owner}
 	}
 	return nil
 }

@@ -147,6 +147,8 @@ func TestForm(t *testing.T) {
 		{`eval -- ls "-l"`, `command(eval -- ls -l nested eval:ls -l)`},
 		{`find . | xargs -0 sh -c 'cat "$@"' _`, `pipe{command(find .), command(xargs -0 sh -c cat "$@" _ nested -c:cat "$@")}`},
 		{`sh script.sh`, `command(sh script.sh)`},
+		{`trap 'rm -rf ~' EXIT`, `command(trap rm -rf ~ EXIT nested trap:rm -rf ~)`},
+		{`script -q -c 'ls | xargs cat' /dev/null`, `command(script -q -c ls | xargs cat /dev/null nested script:ls | xargs cat)`},
 	} {
 		got := dump(Of(tc.text).Form())
 		if got != tc.want {
