@@ -184,6 +184,8 @@ func assign(a *shparse.Assign) Assign {
 	default:
 		out.Value = Word{Literal: true}
 	}
+	// An array's elements and an index run their substitutions too.
+	out.Value.Substs = append(out.Value.Substs, substs(a.Substs)...)
 	return out
 }
 

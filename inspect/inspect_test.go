@@ -58,6 +58,7 @@ var goldenInputs = []string{
 	"declare -x A=1 -r b c+=2 d=(1 2)",
 	"bash -c 'rm -rf ~' && eval \"ls $(id)\"",
 	"f() { f | f & }; f",
+	"x=(a $(rm -rf build)); y[$(id)]=1",
 }
 
 func TestGolden(t *testing.T) {
@@ -158,5 +159,16 @@ func TestLoopHeaderSubstitutionShown(t *testing.T) {
 	tree := inspect.Parse("for ((i = $(rm -rf build); i < 1; i++)); do ls; done").Tree()
 	if !strings.Contains(tree, "command: rm -rf build") {
 		t.Errorf("the loop header's command is not shown:\n%s", tree)
+	}
+}
+
+// TestArraySubstitutionShown: the substitutions in an array's elements
+// and in an index run; the description showed "x=(...) {array}" and no
+// command.
+func TestArraySubstitutionShown(t *testing.T) {
+	for _, text := range []string{"x=(a $(rm -rf build))", "y[$(rm -rf build)]=1"} {
+		if tree := inspect.Parse(text).Tree(); !strings.Contains(tree, "command: rm -rf build") {
+			t.Errorf("%s: the command an assignment runs is not shown:\n%s", text, tree)
+		}
 	}
 }

@@ -199,15 +199,15 @@ func (w *Word) SelfName() bool {
 	return ok && p.Param != nil && p.Param.Value == "FUNCNAME" && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Length
 }
 
-// Quoted reports whether any part of the word is quoted.
-func (w *Word) Quoted() bool {
+// QuotedWhole reports a word with no unquoted literal part ("'*.go'",
+// "$x"): its glob characters are not bash's to expand.
+func (w *Word) QuotedWhole() bool {
 	for _, p := range w.w.Parts {
-		switch p.(type) {
-		case *syntax.SglQuoted, *syntax.DblQuoted:
-			return true
+		if _, lit := p.(*syntax.Lit); lit {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // Redir is a redirect of a statement.
@@ -267,6 +267,9 @@ type Assign struct {
 	// Naked is a declaration's operand without "=" ("export x", "-x").
 	Naked bool
 	Text  string
+	// Substs are the substitutions of an array's elements or an index
+	// ("x=($(id))", "x[$(id)]=1").
+	Substs []*Subst
 }
 
 // Subst is a command, process or arithmetic substitution.
@@ -511,6 +514,12 @@ func (b *builder) assign(a *syntax.Assign, depth int) *Assign {
 		if a.Value != nil {
 			out.Value = b.word(a.Value, depth)
 		}
+		if a.Index != nil {
+			out.Substs = b.inside(a.Index, depth)
+		}
+		if a.Array != nil {
+			out.Substs = append(out.Substs, b.inside(a.Array, depth)...)
+		}
 	case a.Value != nil:
 		out.Value = b.word(a.Value, depth)
 	}
@@ -636,7 +645,7 @@ func (s *Stmt) all(yield func(*Stmt) bool) bool {
 	}
 	word := func(w *Word) bool { return w == nil || substs(w.Substs) }
 	for _, a := range s.Assigns {
-		if !word(a.Value) {
+		if !word(a.Value) || !substs(a.Substs) {
 			return false
 		}
 	}

@@ -44,7 +44,11 @@ func dumpStmt(b *strings.Builder, s *Stmt) {
 		case a.Naked:
 			parts = append(parts, "naked:"+a.Name+v)
 		case a.Array:
-			parts = append(parts, a.Name+"=array")
+			sub := ""
+			for _, x := range a.Substs {
+				sub += dumpSubst(x)
+			}
+			parts = append(parts, a.Name+"=array"+v+sub)
 		default:
 			parts = append(parts, a.Name+"="+v)
 		}
@@ -139,7 +143,8 @@ func TestForm(t *testing.T) {
 		{`while a; do b; done; until c; do d; done`, `while{command(a), command(b)}; until{command(c), command(d)}`},
 		{`time ls; let x=$(id)`, `time{command(ls)}; let($(...)<command(id)>)`},
 		{`A=1 B=$(id) env`, `command(A=1 B=$(id){substitution}$(...)<command(id)> env)`},
-		{`x=1; y+=2; z=(a b); w[1]=c`, `command(x=1); command(y=2); command(z=array); command(w=array)`},
+		{`x=1; y+=2; z=(a b); w[1]=c`, `command(x=1); command(y=2); command(z=array); command(w=arrayc)`},
+		{`z=(a $(rm x)); w[$(id)]=1`, `command(z=array$(...)<command(rm x)>); command(w=array1$(...)<command(id)>)`},
 		{`export A=1 -x b; local c`, `declare export(A=1 naked:-x naked:b); declare local(naked:c)`},
 		{`a > f >> g < h <> i >| j &> k &>> l 2>&1 <<< w`, `command(a >f >>g <h <>i >|j &>k &>>l 2>&1 <<<w)`},
 		{`exec {fd}>x 3<&-`, `command(exec {fd}>x 3<&-)`},
