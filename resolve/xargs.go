@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/shparse"
@@ -28,49 +26,55 @@ import (
 // ls-files feeds one, whose names come from the index, not only from
 // the tree that is walked (the engine judges them: gitsafe.IndexNames).
 func XargsInputs(s *shparse.Script) (roots []string, blind, found, indexFed bool) {
-	return xargsInputs(s.Text, s, 0)
+	return xargsInputs(s, 0)
 }
 
 // maxShellDepth bounds how deep xargsInputs follows "bash -c" strings.
 const maxShellDepth = 4
 
-func xargsInputs(text string, s *shparse.Script, depth int) (roots []string, blind, found, indexFed bool) {
-	f, err := s.For(text)
-	if err != nil {
-		return nil, strings.Contains(text, "xargs"), strings.Contains(text, "xargs"), false
+// xargsInputs reads the form of s (see [shparse.Form]): the pipes that
+// feed each xargs, and the texts a command runs as scripts of their own.
+func xargsInputs(s *shparse.Script, depth int) (roots []string, blind, found, indexFed bool) {
+	if s.Err != nil {
+		return nil, strings.Contains(s.Text, "xargs"), strings.Contains(s.Text, "xargs"), false
 	}
-	fed := map[*syntax.CallExpr][]string{}
-	for n := range syntax.Preorder(f) {
-		b, ok := n.(*syntax.BinaryCmd)
-		if !ok || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
+	f := s.Form()
+	if !f.Complete() {
+		// A statement the form cannot say may be an xargs, or feed one.
+		return nil, true, true, false
+	}
+	fed := map[*shparse.Stmt][]string{}
+	for st := range f.All() {
+		if st.Kind != shparse.KindPipe && st.Kind != shparse.KindPipeAll {
 			continue
 		}
-		right, ok := b.Y.Cmd.(*syntax.CallExpr)
-		if !ok || !isXargs(right) || inputRedirect(b.Y) || !xargsPassesNames(right) {
+		right := st.Children[1]
+		if right.Kind != shparse.KindCall || !isXargs(right) || inputRedirect(right) || !xargsPassesNames(right) {
 			// "xargs cat < list" reads its names from list, not the
 			// pipe; -I and -d make paths of their own from the names.
 			continue
 		}
-		left := lastCall(b.X)
+		left := lastCall(st.Children[0])
 		if r, ok := listerRoots(left, true); ok {
 			fed[right] = r
 			indexFed = indexFed || isCommand(left, "git") && len(left.Args) >= 2 && isWord(left.Args[1], "ls-files")
 		}
 	}
-	for n := range syntax.Preorder(f) {
-		c, ok := n.(*syntax.CallExpr)
-		// A shell string is read as the text it is: "bash -c 'find . |
-		// xargs cat'" feeds xargs as much as the text without bash does.
-		if ok {
-			if inner, isShell := shellString(c); isShell {
-				if depth >= maxShellDepth {
-					return roots, true, true, indexFed
-				}
-				r, b, fd, ix := xargsInputs(inner, s, depth+1)
-				roots, blind, found, indexFed = append(roots, r...), blind || b, found || fd, indexFed || ix
-			}
+	for c := range f.All() {
+		if c.Kind != shparse.KindCall {
+			continue
 		}
-		if ok && findExec(c) {
+		// A text a command runs is read as the text it is: "bash -c
+		// 'find . | xargs cat'" and "eval 'find . | xargs cat'" feed
+		// xargs as much as the text without bash or eval does.
+		if inner, isShell := shellString(c); isShell {
+			if depth >= maxShellDepth {
+				return roots, true, true, indexFed
+			}
+			r, b, fd, ix := xargsInputs(inner, depth+1)
+			roots, blind, found, indexFed = append(roots, r...), blind || b, found || fd, indexFed || ix
+		}
+		if findExec(c) {
 			// find -exec READER {} runs the reader on every file under
 			// find's starting points: those trees are read.
 			found = true
@@ -81,7 +85,7 @@ func xargsInputs(text string, s *shparse.Script, depth int) (roots []string, bli
 			}
 			continue
 		}
-		if !ok || !mentionsXargs(c) {
+		if !mentionsXargs(c) {
 			continue
 		}
 		found = true
@@ -95,24 +99,22 @@ func xargsInputs(text string, s *shparse.Script, depth int) (roots []string, bli
 	return roots, blind, found, indexFed
 }
 
-// shellString is the text a "bash -c TEXT" (or sh, dash, zsh ...) runs.
-func shellString(c *syntax.CallExpr) (string, bool) {
-	argv, ok := shparse.Values(c.Args)
-	if !ok {
-		return "", false
+// shellString is the script a command runs as a text of its own: "bash
+// -c TEXT" (or sh, dash, zsh ...), eval's words, trap's action, su -c's
+// text, as the form names it ([shparse.Stmt.Nested]).
+func shellString(c *shparse.Stmt) (*shparse.Script, bool) {
+	if c.Nested == nil {
+		return nil, false
 	}
-	return gate.ShellText(argv)
+	return c.Nested.Script(), true
 }
 
 // inputRedirect reports whether st reads its standard input from a
 // redirect (a file, a here-document or here-string) rather than a pipe.
-func inputRedirect(st *syntax.Stmt) bool {
+func inputRedirect(st *shparse.Stmt) bool {
 	for _, r := range st.Redirs {
-		switch r.Op {
-		case syntax.RdrIn, syntax.RdrInOut, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			if r.N == nil || r.N.Value == "0" {
-				return true
-			}
+		if r.Stdin() {
+			return true
 		}
 	}
 	return false
@@ -124,8 +126,8 @@ func inputRedirect(st *syntax.Stmt) bool {
 // cat ../Qenv" makes ../.env of "."), nor with a delimiter other than a
 // newline ("-d Z" splits a planted name "Z.envZ" into .env) or an
 // end-of-input string. The options are the catalogue's reading of xargs.
-func xargsPassesNames(c *syntax.CallExpr) bool {
-	argv, ok := shparse.Values(c.Args)
+func xargsPassesNames(c *shparse.Stmt) bool {
+	argv, ok := c.Argv()
 	if !ok {
 		return false
 	}
@@ -154,7 +156,7 @@ func xargsPassesNames(c *syntax.CallExpr) bool {
 }
 
 // mentionsXargs reports whether any word of c is xargs, however reached.
-func mentionsXargs(c *syntax.CallExpr) bool {
+func mentionsXargs(c *shparse.Stmt) bool {
 	for _, w := range c.Args {
 		if v, ok := staticValue(w); ok && path.Base(v) == "xargs" {
 			return true
@@ -163,13 +165,13 @@ func mentionsXargs(c *syntax.CallExpr) bool {
 	return false
 }
 
-func isXargs(c *syntax.CallExpr) bool { return isCommand(c, "xargs") }
+func isXargs(c *shparse.Stmt) bool { return isCommand(c, "xargs") }
 
 // isCommand reports whether c runs the program name, however its first
 // word is spelled ("xarg\s", "'xargs'", "/usr/bin/xargs" are xargs to
 // bash; reading only a plain literal let "find keys | xarg\s cat" print
 // a key nobody judged).
-func isCommand(c *syntax.CallExpr, name string) bool {
+func isCommand(c *shparse.Stmt, name string) bool {
 	if c == nil || len(c.Args) == 0 {
 		return false
 	}
@@ -178,22 +180,20 @@ func isCommand(c *syntax.CallExpr, name string) bool {
 }
 
 // isWord reports whether w's value is v.
-func isWord(w *syntax.Word, v string) bool {
+func isWord(w *shparse.Word, v string) bool {
 	got, ok := staticValue(w)
 	return ok && got == v
 }
 
 // lastCall is the command whose output a pipe's left side ends with.
-func lastCall(s *syntax.Stmt) *syntax.CallExpr {
-	switch c := s.Cmd.(type) {
-	case *syntax.CallExpr:
+func lastCall(s *shparse.Stmt) *shparse.Stmt {
+	switch s.Kind {
+	case shparse.KindCall:
 		if len(s.Redirs) == 0 {
-			return c
+			return s
 		}
-	case *syntax.BinaryCmd:
-		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
-			return lastCall(c.Y)
-		}
+	case shparse.KindPipe, shparse.KindPipeAll:
+		return lastCall(s.Children[1])
 	}
 	return nil
 }
@@ -201,8 +201,8 @@ func lastCall(s *syntax.Stmt) *syntax.CallExpr {
 // listerRoots returns the trees a file lister lists: find's starting
 // points, ls's and rg --files' operands, git ls-files' working directory.
 // Words must be literal; anything else is not a lister.
-func listerRoots(c *syntax.CallExpr, piped bool) ([]string, bool) {
-	if c == nil || len(c.Assigns) > 0 {
+func listerRoots(c *shparse.Stmt, piped bool) ([]string, bool) {
+	if c == nil || len(c.Assigns) > 0 || len(c.Args) == 0 {
 		return nil, false
 	}
 	var argv []string
@@ -212,7 +212,7 @@ func listerRoots(c *syntax.CallExpr, piped bool) ([]string, bool) {
 		// pattern ("*.go", quoted) is only read by find, and so are
 		// -exec's "{}" and its terminator.
 		execWord := v == "{}" || v == `\;` || v == ";" || v == "+"
-		if !ok || !execWord && (i == 0 || !strings.HasPrefix(v, "-") && !isQuoted(w)) && strings.ContainsAny(v, "$`\\*?[{~") {
+		if !ok || !execWord && (i == 0 || !strings.HasPrefix(v, "-") && !w.QuotedWhole()) && strings.ContainsAny(v, "$`\\*?[{~") {
 			return nil, false
 		}
 		argv = append(argv, v)
@@ -349,24 +349,12 @@ var lsBareLong = map[string]bool{"--almost-all": true, "--ignore-backups": true,
 	"--dereference": true, "--dereference-command-line": true, "--reverse": true, "--group-directories-first": true,
 	"--human-readable": true, "--literal": true, "--no-group": true}
 
-// staticValue is a word's value as the gate reads it (shparse.Value, the one reading of a word:
-// quotes, escapes and braces as bash removes and expands them), so that
-// this package and the gate never read one word two ways; an empty word
-// is no value here.
-func staticValue(w *syntax.Word) (string, bool) {
-	v, ok := shparse.Value(w)
-	return v, ok && v != ""
-}
-
-// isQuoted reports whether a word is written entirely in quotes: its glob
-// characters are literal for the shell.
-func isQuoted(w *syntax.Word) bool {
-	for _, p := range w.Parts {
-		if _, lit := p.(*syntax.Lit); lit {
-			return false
-		}
-	}
-	return true
+// staticValue is a word's value as the form reads it (the one reading
+// of a word: quotes, escapes and braces as bash removes and expands
+// them), so that this package and the gate never read one word two ways;
+// an empty word is no value here.
+func staticValue(w *shparse.Word) (string, bool) {
+	return w.Value, w.Static && w.Value != ""
 }
 
 // dashNames asks when a tree fed to xargs holds, at its top, a name that
@@ -394,7 +382,7 @@ func (r *resolver) dashNames(roots []string) {
 }
 
 // findExec reports a find command with -exec or -execdir.
-func findExec(c *syntax.CallExpr) bool {
+func findExec(c *shparse.Stmt) bool {
 	if len(c.Args) == 0 {
 		return false
 	}
@@ -439,4 +427,4 @@ func (r *resolver) splitNames(roots []string) {
 
 // findRoots are the starting points of a find whose -exec runs a reader
 // on every file under them.
-func findRoots(c *syntax.CallExpr) ([]string, bool) { return listerRoots(c, false) }
+func findRoots(c *shparse.Stmt) ([]string, bool) { return listerRoots(c, false) }

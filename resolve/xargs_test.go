@@ -47,6 +47,15 @@ func TestXargsInputs(t *testing.T) {
 		{"bash -c 'find src -type f | xargs cat'", "src", false, true},
 		{"ls -d | xargs -I Q cat ../Qenv", "", true, true},
 		{"find . | xargs cat < list", "", true, true},
+		// Every text a command runs as a script is read, as the gate
+		// reads it: eval's and trap's too (eval's text fed an xargs this
+		// judge never saw, and bypass printed a secret).
+		{"eval 'find src -type f | xargs cat'", "src", false, true},
+		{"eval 'find . -type f -exec cat {} +'", ".", false, true},
+		{"trap 'find src | xargs cat' EXIT", "src", false, true},
+		{"find src | xargs sh -c 'find lib | xargs cat'", "lib src", false, true},
+		// What the form cannot say may feed an xargs: asked.
+		{strings.Repeat("( ", 30) + "ls" + strings.Repeat(" )", 30), "", true, true},
 	} {
 		roots, blind, found, _ := resolve.XargsInputs(shparse.Of(tt.text))
 		if strings.Join(roots, " ") != tt.roots || blind != tt.blind || found != tt.found {

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/agentgate/agentgate/internal/testenv"
@@ -90,5 +91,37 @@ func TestMemo(t *testing.T) {
 	other := b.Memo(key{}, build)
 	if first != 1 || again != 1 || other != 2 {
 		t.Fatalf("built %d times (%v, %v, %v); want once per Script", n, first, again, other)
+	}
+}
+
+// formReaders are the packages that read a command through its form
+// ([Script.Form]) and no longer walk the syntax tree themselves: each is
+// held to it, so that no second reading of a text creeps back in (issue
+// 16). A package joins when its last walk is ported.
+var formReaders = []string{"inspect", "resolve"}
+
+// TestFormReadersDoNotWalk: no non-test file of a form reader imports
+// mvdan.cc/sh/v3/syntax (walking, type switches on its nodes, or reading
+// a word's parts all need it).
+func TestFormReadersDoNotWalk(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	seen := map[string]bool{}
+	testenv.GoSources(t, func(path string, f *ast.File, fset *token.FileSet) {
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil || !slices.Contains(formReaders, filepath.ToSlash(rel)) {
+			return
+		}
+		seen[filepath.ToSlash(rel)] = true
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"mvdan.cc/sh/v3/syntax"` {
+				t.Errorf("%s imports the syntax tree; read the command's form (shparse.Script.Form) instead", fset.Position(imp.Pos()))
+			}
+		}
+	})
+	for _, p := range formReaders {
+		if !seen[p] {
+			t.Errorf("no Go file of %s was read: the test checks nothing there", p)
+		}
 	}
 }
