@@ -125,8 +125,9 @@ type Stmt struct {
 	// one past a bound: the form's Err names the bound).
 	Unknown string
 	// Nested is the shell text a simple command runs as a script of its
-	// own ("bash -c TEXT", "eval WORDS", "xargs sh -c TEXT"), nil when
-	// none is seen.
+	// own ("bash -c TEXT", "eval WORDS", "env bash -c TEXT", "xargs sh -c
+	// TEXT"), nil when none is seen. It is read widely: a reader follows
+	// it as a text that may run.
 	Nested *Nested
 }
 
@@ -587,27 +588,33 @@ func (b *builder) inside(n syntax.Node, depth int) []*Subst {
 }
 
 // nested is the text a simple command runs as a script: a shell's -c
-// string ([ShellText]; also behind xargs, "xargs sh -c TEXT", read
-// widely: the first shell word after xargs), or what [RunsText] reads
-// (eval's words joined, trap's action, su -c's text ...).
+// string ([ShellText]), what [RunsText] reads (eval's words joined,
+// trap's action, su -c's text ...), or, read widely, the -c string of a
+// shell word further on ("env bash -c T", "xargs sh -c T", "nice bash -lc
+// T"). The words must be static up to the text; eval's, all of them.
 func (b *builder) nested(n *Stmt) *Nested {
-	argv, ok := n.Argv()
-	if !ok || len(argv) == 0 {
+	var argv []string
+	for _, w := range n.Args {
+		if !w.Static {
+			break
+		}
+		argv = append(argv, w.Value)
+	}
+	if len(argv) == 0 {
 		return nil
 	}
 	if t, ok := ShellText(argv); ok {
 		return &Nested{Via: "-c", Text: t, owner: b.owner}
 	}
-	if t, ok := RunsText(argv); ok {
-		return &Nested{Via: path.Base(argv[0]), Text: t, owner: b.owner}
+	if len(argv) == len(n.Args) {
+		if t, ok := RunsText(argv); ok {
+			return &Nested{Via: path.Base(argv[0]), Text: t, owner: b.owner}
+		}
 	}
-	if path.Base(argv[0]) == "xargs" {
-		for i := 1; i < len(argv); i++ {
-			if IsShell(argv[i]) {
-				if t, ok := ShellText(argv[i:]); ok {
-					return &Nested{Via: "-c", Text: t, owner: b.owner}
-				}
-				return nil
+	for i := 1; i < len(argv); i++ {
+		if IsShell(argv[i]) {
+			if t, ok := ShellCText(argv[i:]); ok {
+				return &Nested{Via: "-c", Text: t, owner: b.owner}
 			}
 		}
 	}
@@ -627,6 +634,11 @@ func (f *Form) All() iter.Seq[*Stmt] {
 			}
 		}
 	}
+}
+
+// All visits s and every statement inside it, as [Form.All] does.
+func (s *Stmt) All() iter.Seq[*Stmt] {
+	return func(yield func(*Stmt) bool) { s.all(yield) }
 }
 
 func (s *Stmt) all(yield func(*Stmt) bool) bool {

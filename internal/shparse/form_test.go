@@ -152,6 +152,8 @@ func TestForm(t *testing.T) {
 		{`eval -- ls "-l"`, `command(eval -- ls -l nested eval:ls -l)`},
 		{`find . | xargs -0 sh -c 'cat "$@"' _`, `pipe{command(find .), command(xargs -0 sh -c cat "$@" _ nested -c:cat "$@")}`},
 		{`sh script.sh`, `command(sh script.sh)`},
+		{`env A=1 nice bash -lc 'ls' "$x"`, `command(env A=1 nice bash -lc ls "$x"{variable} nested -c:ls)`},
+		{`eval ls "$x"`, `command(eval ls "$x"{variable})`},
 		{`trap 'rm -rf ~' EXIT`, `command(trap rm -rf ~ EXIT nested trap:rm -rf ~)`},
 		{`script -q -c 'ls | xargs cat' /dev/null`, `command(script -q -c ls | xargs cat /dev/null nested script:ls | xargs cat)`},
 	} {
