@@ -94,7 +94,7 @@ func catastrophicScan(req Request, segs [][]string, file *syntax.File) (why Reas
 	if m, ok := writtenScript(file); ok && !isUnknown && !slices.Contains(req.Lift, CatastrophicDelete) {
 		unknown, isUnknown = catReason(CatastrophicDelete, m, "runs a script the text writes itself or reads from its input, known only when it runs: it could delete the home directory"), true
 	}
-	if linked && !destroys && writesThroughRedirect(file) {
+	if linked && !destroys && writesThroughRedirect(req.Script.Of(req.Text).Form()) {
 		// "ln -s /dev d; cat /dev/zero > d/sda": a redirect through a
 		// link made in the same text may write a disk.
 		destroys = true
@@ -105,34 +105,28 @@ func catastrophicScan(req Request, segs [][]string, file *syntax.File) (why Reas
 		unknown, isUnknown = catReason(CatastrophicDelete, "ln -s", "a link made in the same text may point anywhere, home included, and a recursive delete, chmod or chown follows it"), true
 	}
 	if !slices.Contains(req.Lift, CatastrophicForkBomb) {
-		if name, ok := forkBomb(req.Script, req.Text, file); ok {
+		name, ok, unread := forkBomb(req.Script, req.Text)
+		if ok {
 			return catReason(CatastrophicForkBomb, name, fmt.Sprintf("defines %s to start itself again and again (a fork bomb), which stalls the machine", name)), true, Reason{}, false
+		}
+		if unread != "" && !isUnknown {
+			unknown, isUnknown = catReason(CatastrophicForkBomb, unread,
+				fmt.Sprintf("agentgate does not read all of the text (%s), where a function could start itself again and again", unread)), true
 		}
 	}
 	return Reason{}, false, unknown, isUnknown
 }
 
 // writesThroughRedirect reports whether the text writes a file through
-// an output redirect (other than to /dev/null or a descriptor).
-func writesThroughRedirect(file *syntax.File) bool {
-	if file == nil {
-		return false
+// an output redirect (other than to /dev/null or a descriptor), as its
+// form reads the redirects.
+func writesThroughRedirect(f *shparse.Form) bool {
+	for _, r := range f.Redirs() {
+		if r.Writes() && r.Target != nil && !(r.Target.Literal() && r.Target.Value == "/dev/null") {
+			return true
+		}
 	}
-	found := false
-	syntax.Walk(file, func(n syntax.Node) bool {
-		r, ok := n.(*syntax.Redirect)
-		if !ok || found {
-			return !found
-		}
-		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.RdrInOut:
-			if r.Word != nil && r.Word.Lit() != "/dev/null" {
-				found = true
-			}
-		}
-		return true
-	})
-	return found
+	return false
 }
 
 func catReason(rule, match, msg string) Reason {
@@ -773,78 +767,72 @@ func unquote(w string) string {
 }
 
 // forkBomb finds a function that calls itself in a pipeline or in the
-// background, and is called: ":(){ :|:& };:" and its renamings.
-func forkBomb(s *shparse.Script, text string, file *syntax.File) (string, bool) {
-	return forkBombIn(s, text, file, nil)
+// background, and is called: ":(){ :|:& };:" and its renamings. unread
+// is why some of the text (or a text it runs) was not read, "" when all
+// of it was: a statement the form cannot say may hold one.
+func forkBomb(s *shparse.Script, text string) (name string, ok bool, unread string) {
+	return forkBombIn(s, text)
 }
 
 // forkBombIn finds a function that reaches itself, by name, through
 // $FUNCNAME, or through other functions ("a(){ b|b& }; b(){ a; }"), where
 // a function on the way starts a pipe or a background job. It reads the
-// text and every shell string in it ("bash -c ...", "env sh -c ...").
-func forkBombIn(s *shparse.Script, text string, file *syntax.File, segs [][]string) (string, bool) {
-	if file == nil {
+// form of the text and of every text a command in it runs ("bash -c ...",
+// "env sh -c ...", "eval ...": [shparse.Stmt.Nested]).
+func forkBombIn(s *shparse.Script, text string) (name string, ok bool, unread string) {
+	sc := s.Of(text)
+	if sc.Err != nil {
 		if c := strings.ReplaceAll(text, " ", ""); strings.Contains(c, ":(){:|:&};:") {
-			return ":", true
+			return ":", true, ""
 		}
-		return "", false
+		return "", false, ""
 	}
 	calls := map[string][]string{}
 	spawns := map[string]bool{}
-	var collect func(f *syntax.File, depth int)
-	collect = func(f *syntax.File, depth int) {
-		syntax.Walk(f, func(n syntax.Node) bool {
-			if call, ok := n.(*syntax.CallExpr); ok && depth < 3 && len(call.Args) >= 3 {
+	var collect func(f *shparse.Form, depth int)
+	collect = func(f *shparse.Form, depth int) {
+		if !f.Complete() && unread == "" {
+			unread = f.Err
+			if unread == "" {
+				unread = "a construct it does not know"
+			}
+		}
+		for st := range f.All() {
+			if st.Nested != nil && depth < 3 {
 				// A shell string inside: its functions count too.
-				var argv []string
-				for _, w := range call.Args {
-					v, ok := shparse.Value(w)
-					if !ok {
-						break
-					}
-					argv = append(argv, v)
+				if n := st.Nested.Script(); n.Err == nil {
+					collect(n.Form(), depth+1)
 				}
-				for i := 0; i+2 < len(argv); i++ {
-					if isShell(argv[i]) && argv[i+1] == "-c" {
-						if g, err := s.For(argv[i+2]); err == nil {
-							collect(g, depth+1)
+			}
+			if st.Kind != shparse.KindFunc {
+				continue
+			}
+			name := st.Name
+			for _, body := range st.Children {
+				for m := range body.All() {
+					switch {
+					case m.Kind == shparse.KindCall && len(m.Args) > 0:
+						callee := m.Args[0].Value // "\f" and "'f'" call f too
+						if !m.Args[0].Static {
+							callee = ""
 						}
-						break
-					}
-				}
-			}
-			fd, ok := n.(*syntax.FuncDecl)
-			if !ok || fd.Name == nil {
-				return true
-			}
-			name := fd.Name.Value
-			syntax.Walk(fd.Body, func(m syntax.Node) bool {
-				switch m := m.(type) {
-				case *syntax.CallExpr:
-					if len(m.Args) > 0 {
-						callee, _ := shparse.Value(m.Args[0]) // "\f" and "'f'" call f too
-						if selfName(m.Args[0]) {
+						if m.Args[0].SelfName() {
 							callee = name
 						}
 						if callee != "" {
 							calls[name] = append(calls[name], callee)
 						}
-					}
-				case *syntax.BinaryCmd:
-					if m.Op == syntax.Pipe || m.Op == syntax.PipeAll {
+					case m.Kind == shparse.KindPipe || m.Kind == shparse.KindPipeAll:
 						spawns[name] = true
 					}
-				case *syntax.Stmt:
 					if m.Background {
 						spawns[name] = true
 					}
 				}
-				return true
-			})
-			return true
-		})
+			}
+		}
 	}
-	collect(file, 0)
+	collect(sc.Form(), 0)
 	names := make([]string, 0, len(calls))
 	for n := range calls {
 		names = append(names, n)
@@ -864,7 +852,7 @@ func forkBombIn(s *shparse.Script, text string, file *syntax.File, segs [][]stri
 			for _, next := range calls[cur.name] {
 				sp := cur.spawn || spawns[next]
 				if next == start && sp {
-					return start, true
+					return start, true, ""
 				}
 				key := next + fmt.Sprint(sp)
 				if !seen[key] && len(seen) < 1024 {
@@ -874,17 +862,7 @@ func forkBombIn(s *shparse.Script, text string, file *syntax.File, segs [][]stri
 			}
 		}
 	}
-	return "", false
-}
-
-// selfName reports a word that names the running function: $FUNCNAME,
-// ${FUNCNAME}, ${FUNCNAME[0]}.
-func selfName(w *syntax.Word) bool {
-	if len(w.Parts) != 1 {
-		return false
-	}
-	p, ok := w.Parts[0].(*syntax.ParamExp)
-	return ok && p.Param != nil && p.Param.Value == "FUNCNAME" && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Length
+	return "", false, unread
 }
 
 // makesLink reports an ln that makes a symbolic link.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/internal/shparse"
 )
 
 var catPaths = gate.Paths{Home: "/home/u", Cwd: "/home/u/proj"}
@@ -186,6 +187,10 @@ func TestForkBombsEveryShape(t *testing.T) {
 		"f(){ ${FUNCNAME[0]} & ${FUNCNAME[0]}; }; f", "a(){ b|b& }; b(){ a; }; a", "a(){ b & }; b(){ a & }; a",
 		`f(){ \f|\f& }; f`, `f(){ "f"|'f'& }; f`,
 		"bash -c 'sh -c \"x(){ x|x& }; x\"'",
+		// Every text a command runs, as the form names it: these were
+		// plain asks, which bypass mode runs.
+		"bash -lc ':(){ :|:& };:'", "eval ':(){ :|:& };:'", "nice bash -lc 'f(){ f|f& }; f'",
+		"trap ':(){ :|:& };:' EXIT", "sh -xc 'f(){ f|f& }; f'",
 	} {
 		if d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths}); d.Verdict() != gate.Deny || d.Primary().Rule != gate.CatastrophicForkBomb {
 			t.Errorf("Decide(%q) = %s (%s); want the fork-bomb deny", cmd, d.Verdict(), d.Primary())
@@ -281,5 +286,15 @@ func TestCatastrophicThroughRunners(t *testing.T) {
 		if d.Primary().Check == gate.CheckCatastrophic && d.Verdict() == gate.Deny {
 			t.Errorf("Decide(%q): %s; want no catastrophic deny", cmd, d.Primary())
 		}
+	}
+}
+
+// TestForkBombPastTheForm: a text longer than the form reads whole may
+// hide a fork bomb past its bound: it asks in every mode, bypass too.
+func TestForkBombPastTheForm(t *testing.T) {
+	text := strings.Repeat("true;", shparse.MaxFormNodes+1) + ":(){ :|:& };:"
+	d := gate.Decide(gate.Request{Text: text, Rules: allowlist.Defaults(), Paths: catPaths})
+	if d.Verdict() == gate.Allow || d.Verdict() == gate.Ask && !d.Sticky() {
+		t.Errorf("a fork bomb past the form's bound: %s, sticky %v (%s)", d.Verdict(), d.Sticky(), d.Primary())
 	}
 }
