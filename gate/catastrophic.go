@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/agentgate/agentgate/internal/shparse"
 )
 
@@ -49,8 +47,8 @@ var diskDevices = []string{
 // the policy turned off. Paths are resolved as the path checks resolve
 // them: "~/", "$HOME", "/usr/..", "//" all count, and a project directory
 // ("rm -rf build") never does.
-func catastrophic(req Request, segs [][]string, file *syntax.File) (Reason, bool) {
-	why, denied, _, _ := catastrophicScan(req, segs, file)
+func catastrophic(req Request, segs [][]string) (Reason, bool) {
+	why, denied, _, _ := catastrophicScan(req, segs)
 	return why, denied
 }
 
@@ -59,7 +57,7 @@ func catastrophic(req Request, segs [][]string, file *syntax.File) (Reason, bool
 // catastrophic if it were a critical one: "rm -rf $X" where X is computed
 // at run time, "cd $D && rm -rf lib", "dd of=/dev/$X". Such a command
 // must stay an ask in every mode.
-func catastrophicScan(req Request, segs [][]string, file *syntax.File) (why Reason, denied bool, unknown Reason, isUnknown bool) {
+func catastrophicScan(req Request, segs [][]string) (why Reason, denied bool, unknown Reason, isUnknown bool) {
 	c := &catJudge{p: req.Paths}
 	linked, destroys := false, false
 	for _, argv := range segs {
@@ -88,13 +86,14 @@ func catastrophicScan(req Request, segs [][]string, file *syntax.File) (why Reas
 				fmt.Sprintf("a redirect writes to %s, computed when the command runs, which could be a disk device", quoteMatch(c.unknown))), true
 		}
 	}
-	if m, ok := blindShell(file); ok && !isUnknown && !slices.Contains(req.Lift, CatastrophicDelete) {
+	form := req.Script.Of(req.Text).Form()
+	if m, ok := blindShell(form); ok && !isUnknown && !slices.Contains(req.Lift, CatastrophicDelete) {
 		unknown, isUnknown = catReason(CatastrophicDelete, m, "a shell runs what another program prints, known only when it runs: it could delete the home directory"), true
 	}
-	if m, ok := writtenScript(file); ok && !isUnknown && !slices.Contains(req.Lift, CatastrophicDelete) {
+	if m, ok := writtenScript(form); ok && !isUnknown && !slices.Contains(req.Lift, CatastrophicDelete) {
 		unknown, isUnknown = catReason(CatastrophicDelete, m, "runs a script the text writes itself or reads from its input, known only when it runs: it could delete the home directory"), true
 	}
-	if linked && !destroys && writesThroughRedirect(req.Script.Of(req.Text).Form()) {
+	if linked && !destroys && writesThroughRedirect(form) {
 		// "ln -s /dev d; cat /dev/zero > d/sda": a redirect through a
 		// link made in the same text may write a disk.
 		destroys = true

@@ -85,6 +85,9 @@ func Decide(req Request) (d Decision) {
 			d.sticky = true
 		}
 	}()
+	// One Script for the text, which every reader below is handed: its
+	// parse and its form are made once.
+	req.Script = req.Script.Of(req.Text)
 	file, perr := req.Script.For(req.Text)
 	req.Paths.flow = readFlow(req.Script, req.Paths, file)
 	segs, limit := collect(req.Script, req.Text, file, req.Paths.substitute)
@@ -222,7 +225,7 @@ func decide(req Request, segs [][]string, file *syntax.File, perr error) (Decisi
 		return deny(Reason{Check: CheckDenyRule, Match: r.match, Rule: r.rule.String(), Source: r.rule.Source.String(),
 			Message: "a deny rule matches " + quoteMatch(r.match)}), nil
 	}
-	if why, ok := catastrophic(req, segs, file); ok {
+	if why, ok := catastrophic(req, segs); ok {
 		return deny(why), nil
 	}
 	if why, bad := judgeText(req.Text); bad {
@@ -690,7 +693,7 @@ func unknownTarget(req Request, segs [][]string, file *syntax.File, d Decision) 
 	if d.sticky || (req.Paths.flow == nil && !strings.ContainsAny(req.Text, "$`|<>;&\n") && !strings.Contains(req.Text, "ln") && !strings.Contains(req.Text, "xargs") && !strings.Contains(req.Text, "find")) {
 		return d
 	}
-	_, _, why, ok := catastrophicScan(req, segs, file)
+	_, _, why, ok := catastrophicScan(req, segs)
 	if !ok {
 		return d
 	}

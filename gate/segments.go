@@ -541,163 +541,165 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 // blindShell reports a shell that reads its script from another program
 // whose output the gate cannot know ("curl ... | sh", "base64 -d <<< ... |
 // sh", "echo ... | cat | sh"): what it runs is known only when it runs,
-// as a computed rm target is.
-func blindShell(f *syntax.File) (string, bool) {
-	if f == nil {
-		return "", false
+// as a computed rm target is. It reads the form's pipes.
+func blindShell(f *shparse.Form) (string, bool) {
+	for b := range f.All() {
+		if b.Kind != shparse.KindPipe && b.Kind != shparse.KindPipeAll {
+			continue
+		}
+		if found := blindReader(b.Children[0], b.Children[1]); found != "" {
+			return found, true
+		}
 	}
-	found := ""
-	syntax.Walk(f, func(n syntax.Node) bool {
-		b, ok := n.(*syntax.BinaryCmd)
-		if !ok || found != "" || (b.Op != syntax.Pipe && b.Op != syntax.PipeAll) {
-			return found == ""
+	return "", false
+}
+
+// blindReader is the shell y that reads its script from what x prints
+// ("| sh"), "" when y is no such shell or x prints literal words.
+func blindReader(x, y *shparse.Stmt) string {
+	if y.Kind != shparse.KindCall {
+		return ""
+	}
+	argv, ok := y.Argv()
+	if !ok {
+		return ""
+	}
+	for i := 0; i < len(argv) && i <= maxWrapperWords; i++ {
+		if !isShell(argv[i]) {
+			if i == 0 && !wrappers[path.Base(argv[0])] {
+				return ""
+			}
+			continue
 		}
-		call, ok := b.Y.Cmd.(*syntax.CallExpr)
-		if !ok {
-			return true
+		sh := argv[i:]
+		if _, c := shellCText(sh); c || slices.Contains(sh[1:], "-n") {
+			return ""
 		}
-		var argv []string
-		for _, w := range call.Args {
-			v, ok := shparse.Value(w)
-			if !ok {
-				return true
+		for _, a := range sh[1:] {
+			if !strings.HasPrefix(a, "-") {
+				return "" // a script file: it reads that, not the pipe
 			}
-			argv = append(argv, v)
 		}
-		for i := 0; i < len(argv) && i <= maxWrapperWords; i++ {
-			if !isShell(argv[i]) {
-				if i == 0 && !wrappers[path.Base(argv[0])] {
-					return true
-				}
-				continue
-			}
-			sh := argv[i:]
-			if _, c := shellCText(sh); c || slices.Contains(sh[1:], "-n") {
-				return true
-			}
-			for _, a := range sh[1:] {
-				if !strings.HasPrefix(a, "-") {
-					return true // a script file: it reads that, not the pipe
-				}
-			}
-			if x, ok := b.X.Cmd.(*syntax.CallExpr); ok && len(x.Args) > 0 {
-				if p, ok := shparse.Value(x.Args[0]); ok && (p == "echo" || p == "printf") {
-					if _, static := shparse.Values(x.Args); static {
-						return true // literal: judged as its text (feeds)
-					}
+		if x.Kind == shparse.KindCall && len(x.Args) > 0 {
+			if p := x.Args[0]; p.Static && (p.Value == "echo" || p.Value == "printf") {
+				if _, static := x.Argv(); static {
+					return "" // literal: judged as its text (feeds)
 				}
 			}
-			found = "| " + argv[i]
-			return false
 		}
-		return true
-	})
-	return found, found != ""
+		return "| " + argv[i]
+	}
+	return ""
 }
 
 // writtenScript reports a script the text runs that it writes itself or
 // reads from its standard input ("echo 'rm -rf ~' > s; bash s", "make -f
-// /dev/stdin <<< ..."): what it runs is known only when it runs.
-func writtenScript(f *syntax.File) (string, bool) {
-	if f == nil {
-		return "", false
-	}
+// /dev/stdin <<< ..."): what it runs is known only when it runs. It
+// reads the form's statements in order; a statement's own redirects count
+// as written before the statements inside it run.
+func writtenScript(f *shparse.Form) (string, bool) {
 	written := map[string]bool{}
-	found := ""
+	for st := range f.All() {
+		if st.Kind == shparse.KindCall && len(st.Args) > 0 {
+			// "bash < s.sh" runs what the text wrote to s.sh.
+			found := ""
+			if prog := st.Args[0]; prog.Static && isShell(path.Base(prog.Value)) {
+				for _, r := range st.Redirs {
+					if r.Op == "<" && r.Target != nil && r.Target.Static && written[path.Clean(r.Target.Value)] {
+						found = prog.Value + " < " + r.Target.Value
+					}
+				}
+			}
+			if found != "" {
+				return found, true
+			}
+			if found := scriptRun(st, written); found != "" {
+				return found, true
+			}
+		}
+		for _, r := range st.Redirs {
+			switch r.Op {
+			case ">", ">>", "&>", "&>>", ">|":
+				if r.Target != nil && r.Target.Static {
+					written[path.Clean(r.Target.Value)] = true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// scriptRun notes in written the files a simple command writes by its
+// words, and returns what it runs that the text wrote or reads from
+// standard input ("" when nothing).
+func scriptRun(c *shparse.Stmt, written map[string]bool) string {
 	stdin := func(v string) bool {
 		return v == "-" || v == "/dev/stdin" || v == "/dev/fd/0" || v == "/proc/self/fd/0"
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if found != "" {
-			return false
+	argv, ok := c.Argv()
+	if !ok || len(argv) < 1 {
+		return ""
+	}
+	prog := path.Base(argv[0])
+	// What writes a file by its words: tee FILE, dd of=FILE, the
+	// destination of cp, mv, install and ln, sed -i's files (a red
+	// team's "tee s.sh", "dd of=s.sh" wrote the script it ran).
+	switch prog {
+	case "tee", "sed":
+		for _, a := range argv[1:] {
+			if !strings.HasPrefix(a, "-") {
+				written[path.Clean(a)] = true
+			}
 		}
-		switch n := n.(type) {
-		case *syntax.Redirect:
-			switch n.Op {
-			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
-				if v, ok := shparse.Value(n.Word); ok {
-					written[path.Clean(v)] = true
-				}
+	case "dd":
+		for _, a := range argv[1:] {
+			if v, ok := strings.CutPrefix(a, "of="); ok {
+				written[path.Clean(v)] = true
 			}
-		case *syntax.Stmt:
-			// "bash < s.sh" runs what the text wrote to s.sh.
-			if c, ok := n.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-				if prog, _ := shparse.Value(c.Args[0]); isShell(path.Base(prog)) {
-					for _, r := range n.Redirs {
-						if v, ok := shparse.Value(r.Word); ok && r.Op == syntax.RdrIn && written[path.Clean(v)] {
-							found = prog + " < " + v
-						}
-					}
-				}
+		}
+	case "cp", "mv", "install", "ln", "rsync":
+		written[path.Clean(argv[len(argv)-1])] = true
+	}
+	// A path the text wrote, run as the program ("chmod +x s.sh;
+	// ./s.sh").
+	if strings.Contains(argv[0], "/") && written[path.Clean(argv[0])] {
+		return argv[0]
+	}
+	if len(argv) < 2 {
+		return ""
+	}
+	found := ""
+	switch {
+	case isShell(prog) || prog == "." || prog == "source":
+		if _, c := shellCText(argv); c {
+			return ""
+		}
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a, "-") && prog != "." && prog != "source" {
+				continue
 			}
-		case *syntax.CallExpr:
-			argv, ok := shparse.Values(n.Args)
-			if !ok || len(argv) < 1 {
-				return true
+			if written[path.Clean(a)] || stdin(a) {
+				found = argv[0] + " " + a
 			}
-			prog := path.Base(argv[0])
-			// What writes a file by its words: tee FILE, dd of=FILE, the
-			// destination of cp, mv, install and ln, sed -i's files (a red
-			// team's "tee s.sh", "dd of=s.sh" wrote the script it ran).
-			switch prog {
-			case "tee", "sed":
-				for _, a := range argv[1:] {
-					if !strings.HasPrefix(a, "-") {
-						written[path.Clean(a)] = true
-					}
-				}
-			case "dd":
-				for _, a := range argv[1:] {
-					if v, ok := strings.CutPrefix(a, "of="); ok {
-						written[path.Clean(v)] = true
-					}
-				}
-			case "cp", "mv", "install", "ln", "rsync":
-				written[path.Clean(argv[len(argv)-1])] = true
-			}
-			// A path the text wrote, run as the program ("chmod +x s.sh;
-			// ./s.sh").
-			if strings.Contains(argv[0], "/") && written[path.Clean(argv[0])] {
-				found = argv[0]
-				return false
-			}
-			if len(argv) < 2 {
-				return true
-			}
+			break
+		}
+	case prog == "make" || prog == "gmake":
+		for i, a := range argv[1:] {
+			v, ok := "", false
 			switch {
-			case isShell(prog) || prog == "." || prog == "source":
-				if _, c := shellCText(argv); c {
-					return true
-				}
-				for _, a := range argv[1:] {
-					if strings.HasPrefix(a, "-") && prog != "." && prog != "source" {
-						continue
-					}
-					if written[path.Clean(a)] || stdin(a) {
-						found = argv[0] + " " + a
-					}
-					break
-				}
-			case prog == "make" || prog == "gmake":
-				for i, a := range argv[1:] {
-					v, ok := "", false
-					switch {
-					case (a == "-f" || a == "--file" || a == "--makefile") && i+2 < len(argv):
-						v, ok = argv[i+2], true
-					case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
-						_, v, ok = strings.Cut(a, "=")
-					case strings.HasPrefix(a, "-f") && len(a) > 2:
-						v, ok = a[2:], true
-					}
-					if ok && (stdin(v) || written[path.Clean(v)]) {
-						found = "make -f " + v
-					}
-				}
+			case (a == "-f" || a == "--file" || a == "--makefile") && i+2 < len(argv):
+				v, ok = argv[i+2], true
+			case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
+				_, v, ok = strings.Cut(a, "=")
+			case strings.HasPrefix(a, "-f") && len(a) > 2:
+				v, ok = a[2:], true
+			}
+			if ok && (stdin(v) || written[path.Clean(v)]) {
+				found = "make -f " + v
 			}
 		}
-		return true
-	})
-	return found, found != ""
+	}
+	return found
 }
 
 // literalWords are the words xargs reads of a word's value v: where the
