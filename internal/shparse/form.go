@@ -121,6 +121,10 @@ type Stmt struct {
 	// Substs are substitutions outside words: in a test clause, an
 	// arithmetic command or loop, a let, case patterns.
 	Substs []*Subst
+	// Inner are the words of a clause that are not a command's words:
+	// a test clause's operands, arithmetic operands, case patterns, a
+	// coproc's name. Their substitutions are in Substs.
+	Inner []*Word
 	// Unknown names the syntax node of a [KindUnknown] statement ("" for
 	// one past a bound: the form's Err names the bound).
 	Unknown string
@@ -183,6 +187,58 @@ type Word struct {
 	w *syntax.Word
 }
 
+// Dynamic names the first part of a word that is not static ("a
+// variable expansion", "a command substitution" ...), "" when Static
+// parts only ([Static]).
+func (w *Word) Dynamic() string {
+	part, _ := Static(w.w)
+	return part
+}
+
+// Fields are the word's fields after quote removal and brace expansion
+// ([Fields]): an error when it is not static or its braces pass the
+// budget ([BudgetError]).
+func (w *Word) Fields() ([]string, error) { return Fields(w.w) }
+
+// Expansion is bash's exact reading of what it still expands in the
+// word's unquoted literal parts ([Expansion]).
+func (w *Word) Expansion(first bool) string { return Expansion(w.w, first) }
+
+// Strict is how split mode judges a static word ([Strict]).
+func (w *Word) Strict() string { return Strict(w.w) }
+
+// PlainVars are the variables of a word that holds, beside quoted and
+// literal text, only plain expansions ($PATH, ${HOME}, "$SHELL"): no
+// operator (${X:-...}, ${#X}, ${!X}), index or substitution. ok is false
+// for any other word, and for one with no variable.
+func (w *Word) PlainVars() (names []string, ok bool) {
+	var walk func(parts []syntax.WordPart) bool
+	walk = func(parts []syntax.WordPart) bool {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit, *syntax.SglQuoted:
+			case *syntax.DblQuoted:
+				if !walk(p.Parts) {
+					return false
+				}
+			case *syntax.ParamExp:
+				if p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil ||
+					p.Names != 0 || p.Param == nil {
+					return false
+				}
+				names = append(names, p.Param.Value)
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(w.w.Parts) || len(names) == 0 {
+		return nil, false
+	}
+	return names, true
+}
+
 // Literal reports a word whose value is its Value as bash runs it:
 // static, and nothing in it expands.
 func (w *Word) Literal() bool { return w.Static && len(w.Expands) == 0 }
@@ -214,6 +270,8 @@ func (w *Word) QuotedWhole() bool {
 // Redir is a redirect of a statement.
 type Redir struct {
 	Span Span
+	// Text is the redirect's exact source ("2>&1", "> out").
+	Text string
 	// Op is the operator as written: ">", ">>", "<", "<>", "<&", ">&",
 	// ">|", "<<", "<<-", "<<<", "&>", "&>>".
 	Op string
@@ -271,6 +329,9 @@ type Assign struct {
 	// Substs are the substitutions of an array's elements or an index
 	// ("x=($(id))", "x[$(id)]=1").
 	Substs []*Subst
+	// Elems are an array's element and index words; their substitutions
+	// are in Substs.
+	Elems []*Word
 }
 
 // Subst is a command, process or arithmetic substitution.
@@ -382,7 +443,7 @@ func (b *builder) stmt(st *syntax.Stmt, depth int) *Stmt {
 
 func (b *builder) redir(r *syntax.Redirect, depth int) *Redir {
 	out := &Redir{Op: r.Op.String(), op: r.Op}
-	out.Span, _ = b.span(r)
+	out.Span, out.Text = b.span(r)
 	if r.N != nil {
 		out.Fd = r.N.Value
 	}
@@ -449,7 +510,7 @@ func (b *builder) command(c syntax.Command, depth int) *Stmt {
 			}
 		case *syntax.CStyleLoop:
 			// for ((i=$(id); ...)): its arithmetic runs substitutions.
-			n.Substs = b.inside(l, depth)
+			n.Substs, n.Inner = b.inside(l, depth), b.inner(l)
 		default:
 			b.unknown = true
 			n.Kind, n.Unknown = KindUnknown, fmt.Sprintf("%T", l)
@@ -461,6 +522,7 @@ func (b *builder) command(c syntax.Command, depth int) *Stmt {
 		for _, item := range c.Items {
 			for _, p := range item.Patterns {
 				n.Substs = append(n.Substs, b.inside(p, depth)...)
+				n.Inner = append(n.Inner, b.bare(p))
 			}
 			n.Children = append(n.Children, b.stmts(item.Stmts, depth+1)...)
 		}
@@ -472,9 +534,9 @@ func (b *builder) command(c syntax.Command, depth int) *Stmt {
 		}
 		return n
 	case *syntax.ArithmCmd:
-		return &Stmt{Kind: KindArith, Substs: b.inside(c, depth)}
+		return &Stmt{Kind: KindArith, Substs: b.inside(c, depth), Inner: b.inner(c)}
 	case *syntax.TestClause:
-		return &Stmt{Kind: KindTest, Substs: b.inside(c, depth)}
+		return &Stmt{Kind: KindTest, Substs: b.inside(c, depth), Inner: b.inner(c)}
 	case *syntax.DeclClause:
 		n := &Stmt{Kind: KindDecl, Name: c.Variant.Value}
 		for _, a := range c.Args {
@@ -482,7 +544,7 @@ func (b *builder) command(c syntax.Command, depth int) *Stmt {
 		}
 		return n
 	case *syntax.LetClause:
-		return &Stmt{Kind: KindLet, Substs: b.inside(c, depth)}
+		return &Stmt{Kind: KindLet, Substs: b.inside(c, depth), Inner: b.inner(c)}
 	case *syntax.TimeClause:
 		n := &Stmt{Kind: KindTime}
 		if c.Stmt != nil {
@@ -493,6 +555,7 @@ func (b *builder) command(c syntax.Command, depth int) *Stmt {
 		n := &Stmt{Kind: KindCoproc}
 		if c.Name != nil {
 			n.Name = c.Name.Lit()
+			n.Inner = []*Word{b.bare(c.Name)}
 		}
 		if c.Stmt != nil {
 			n.Children = []*Stmt{b.stmt(c.Stmt, depth+1)}
@@ -516,10 +579,11 @@ func (b *builder) assign(a *syntax.Assign, depth int) *Assign {
 			out.Value = b.word(a.Value, depth)
 		}
 		if a.Index != nil {
-			out.Substs = b.inside(a.Index, depth)
+			out.Substs, out.Elems = b.inside(a.Index, depth), b.inner(a.Index)
 		}
 		if a.Array != nil {
 			out.Substs = append(out.Substs, b.inside(a.Array, depth)...)
+			out.Elems = append(out.Elems, b.inner(a.Array)...)
 		}
 	case a.Value != nil:
 		out.Value = b.word(a.Value, depth)
@@ -553,6 +617,35 @@ func (b *builder) word(word *syntax.Word, depth int) *Word {
 	if len(out.Expands) == 0 && !out.Static {
 		out.Expands = []string{"brace"}
 	}
+	return out
+}
+
+// bare reads a word that is not a command's (a clause's operand): its
+// facts without its substitutions, which the clause holds.
+func (b *builder) bare(word *syntax.Word) *Word {
+	out := &Word{Expands: Expansions(word), w: word}
+	out.Span, out.Text = b.span(word)
+	out.Value, out.Static = Value(word)
+	if len(out.Expands) == 0 && !out.Static {
+		out.Expands = []string{"brace"}
+	}
+	return out
+}
+
+// inner are the outermost words inside a clause (not those inside a
+// word's own parts or a substitution's statements).
+func (b *builder) inner(n syntax.Node) []*Word {
+	var out []*Word
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Word:
+			out = append(out, b.bare(n))
+			return false
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		}
+		return true
+	})
 	return out
 }
 
@@ -680,6 +773,38 @@ func (s *Stmt) all(yield func(*Stmt) bool) bool {
 		}
 	}
 	return true
+}
+
+// Words visits every word of the form, in the statements [Form.All]
+// visits: assignment values and array elements, a command's words, a
+// clause's words, redirect targets and here-document bodies.
+func (f *Form) Words() iter.Seq[*Word] {
+	return func(yield func(*Word) bool) {
+		for s := range f.All() {
+			var ws []*Word
+			for _, a := range s.Assigns {
+				if a.Value != nil {
+					ws = append(ws, a.Value)
+				}
+				ws = append(ws, a.Elems...)
+			}
+			ws = append(ws, s.Args...)
+			ws = append(ws, s.Inner...)
+			for _, r := range s.Redirs {
+				if r.Target != nil {
+					ws = append(ws, r.Target)
+				}
+				if r.Heredoc != nil {
+					ws = append(ws, r.Heredoc)
+				}
+			}
+			for _, w := range ws {
+				if !yield(w) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // Redirs visits every redirect of the form, with its statement.

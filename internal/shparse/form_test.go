@@ -222,3 +222,17 @@ func TestFormAll(t *testing.T) {
 		t.Errorf("Redirs visited %d, want 3", n)
 	}
 }
+
+// TestFormWords visits every word, a clause's and an array's included:
+// "is every word literal" is asked of all of them.
+func TestFormWords(t *testing.T) {
+	text := "[[ -f x ]]; case y in *.go) :;; esac; a=(b c); (( n + 1 )); coproc N { ls; }; cat <<E > out\nbody\nE\n"
+	var got []string
+	for w := range Of(text).Form().Words() {
+		got = append(got, strings.TrimSpace(w.Text))
+	}
+	want := "x y *.go : b c n 1 N ls cat E body\nE out"
+	if strings.Join(got, " ") != want {
+		t.Errorf("Words: %q\nwant %q", strings.Join(got, " "), want)
+	}
+}
