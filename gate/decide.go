@@ -251,7 +251,7 @@ func decide(req Request, segs [][]string, file *syntax.File, perr error) (Decisi
 	} else {
 		if seq, name, found := findOperator(req.Text); found {
 			if req.Split {
-				d, cmds := splitCompound(req, segs, file, perr)
+				d, cmds := splitCompound(req, segs)
 				d.commands = cmds
 				return d, nil
 			}
@@ -260,7 +260,7 @@ func decide(req Request, segs [][]string, file *syntax.File, perr error) (Decisi
 		}
 		var why Reason
 		var ok bool
-		if args, why, ok = shellWords(req.Text, file, perr); !ok {
+		if args, why, ok = shellWords(req.Script.Of(req.Text)); !ok {
 			return ask(why), nil
 		}
 	}
@@ -447,7 +447,7 @@ func pathSegments(rules []allowlist.Rule, segs [][]string, literal bool) [][]str
 // req.VetDir does not vouch for: its configuration can name programs git
 // runs, and the engine vets only the working directory's by itself.
 func otherRepository(req Request, file *syntax.File, d Decision) Decision {
-	cd := cdTarget(req, file)
+	cd := cdTarget(req)
 	for _, argv := range d.commands {
 		if len(argv) == 0 || argv[0] != "git" {
 			continue
@@ -534,7 +534,7 @@ func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decisi
 	self, sensitive := req.Paths.matchers()
 	// xargs turns words of other commands into file names ("echo .env |
 	// xargs cat"): with it anywhere, every word is judged as a path.
-	literal := (len(req.Argv) > 0 || literalFile(file)) && !runsXargs(segs)
+	literal := (len(req.Argv) > 0 || literalFile(req.Script.Of(req.Text).Form())) && !runsXargs(segs)
 	pathSegs := withoutTestKeywords(pathSegments(req.Rules, segs, literal))
 	// A names-only program's operand may match a secret's name without
 	// reading it: "ls .env*" lists, "cat .env" reads. Directories of
@@ -553,7 +553,7 @@ func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decisi
 	self.p.flow, sensitive.p.flow = req.Paths.flow, req.Paths.flow
 	selfHit, sensHit, isSelf := hits(pathSegs, self, sensitive)
 	var dirs []string
-	if dir := cdTarget(req, file); dir != "" {
+	if dir := cdTarget(req); dir != "" {
 		dirs = append(dirs, self.p.resolve(dir))
 	}
 	if fl := req.Paths.flow; fl != nil {

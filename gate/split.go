@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/internal/shparse"
 )
@@ -29,10 +27,12 @@ import (
 //
 // Otherwise it returns the reason to ask. Deny rules and protected paths
 // are checked by Decide around it, as for every command.
-func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (Decision, [][]string) {
-	if perr != nil || f == nil {
-		return ask(Reason{Check: CheckWords, Match: "parse error", Message: fmt.Sprintf("split mode: bash cannot parse it: %v", perr)}), nil
+func splitCompound(req Request, segs [][]string) (Decision, [][]string) {
+	sc := req.Script.Of(req.Text)
+	if sc.Err != nil {
+		return ask(Reason{Check: CheckWords, Match: "parse error", Message: fmt.Sprintf("split mode: bash cannot parse it: %v", sc.Err)}), nil
 	}
+	f := sc.Form()
 	if strings.ContainsRune(req.Text, '\r') {
 		return ask(Reason{Check: CheckOperator, Match: "\r", Message: "split mode: a carriage return is read differently by bash and by the parser"}), nil
 	}
@@ -48,17 +48,17 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 	var why *Reason
 	var refused *Reason
 	var inputs []string
-	var visit func(st *syntax.Stmt)
-	visit = func(st *syntax.Stmt) {
+	var visit func(st *shparse.Stmt)
+	visit = func(st *shparse.Stmt) {
 		if why != nil {
 			return
 		}
-		if st.Negated || st.Background || st.Coprocess {
+		if st.Negated || st.Background {
 			why = &Reason{Check: CheckOperator, Match: construct(st), Message: "split mode: " + construct(st) + " is not allowed in a compound"}
 			return
 		}
 		for _, r := range st.Redirs {
-			target, r2, ok := badRedirect(req.Text, r)
+			target, r2, ok := badRedirect(r)
 			if NetDevice(target) {
 				refused = &Reason{Check: CheckOperator, Match: target,
 					Message: fmt.Sprintf("split mode: a redirect to %s opens a network connection", target)}
@@ -67,28 +67,31 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 				why = &r2
 				return
 			}
-			if r.Op == syntax.RdrIn {
+			if r.Op == "<" {
 				inputs = append(inputs, target)
 			}
 		}
-		switch c := st.Cmd.(type) {
-		case *syntax.BinaryCmd:
-			if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt && c.Op != syntax.Pipe {
-				why = &Reason{Check: CheckOperator, Match: c.Op.String(), Message: "split mode: only &&, ||, ; and | may join commands, not " + c.Op.String()}
+		switch st.Kind {
+		case shparse.KindAnd, shparse.KindOr, shparse.KindPipe, shparse.KindPipeAll:
+			if st.Kind == shparse.KindPipeAll {
+				why = &Reason{Check: CheckOperator, Match: "|&", Message: "split mode: only &&, ||, ; and | may join commands, not |&"}
 				return
 			}
-			visit(c.X)
-			visit(c.Y)
-		case *syntax.CallExpr:
-			if len(c.Assigns) > 0 {
-				why = &Reason{Check: CheckWords, Match: c.Assigns[0].Name.Value + "=", Message: "split mode: an assignment prefix (" + c.Assigns[0].Name.Value + "=...) is not allowed"}
+			visit(st.Children[0])
+			visit(st.Children[1])
+		case shparse.KindCall:
+			if len(st.Assigns) > 0 {
+				why = &Reason{Check: CheckWords, Match: st.Assigns[0].Name + "=", Message: "split mode: an assignment prefix (" + st.Assigns[0].Name + "=...) is not allowed"}
 				return
 			}
 			var a []Arg
-			name, _ := shparse.Value(c.Args[0])
-			for i, w := range c.Args {
-				arg, r, ok := wordArg(req.Text, w, i)
-				if e := shparse.Strict(w); ok && e != "" && !expandsAsAlone(e, name, i) {
+			name := ""
+			if len(st.Args) > 0 && st.Args[0].Static {
+				name = st.Args[0].Value
+			}
+			for i, w := range st.Args {
+				arg, r, ok := wordArg(w, i)
+				if e := w.Strict(); ok && e != "" && !expandsAsAlone(e, name, i) {
 					r, ok = Reason{Check: CheckWords, Match: arg.Value, Message: fmt.Sprintf("word %d (%s) is not literal (%s)", i+1, arg.Value, e)}, false
 				}
 				if !ok {
@@ -130,7 +133,7 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 		return d, cmds
 	}
 	var reasons []Reason
-	cd := cdTarget(req, f)
+	cd := cdTarget(req)
 	for i, argv := range cmds {
 		if i == 0 && cd != "" && len(argv) == 2 && argv[0] == "cd" {
 			reasons = append(reasons, Reason{Check: CheckAllowlist, Match: "cd", Rule: "cd",
@@ -170,39 +173,39 @@ func splitCompound(req Request, segs [][]string, f *syntax.File, perr error) (De
 // badRedirect reports whether a redirect is one split mode accepts; if
 // not, it returns why. target is the redirect's word after quote removal,
 // when it is literal.
-func badRedirect(text string, r *syntax.Redirect) (target string, why Reason, ok bool) {
-	src := text[r.Pos().Offset():r.End().Offset()]
+func badRedirect(r *shparse.Redir) (target string, why Reason, ok bool) {
+	src := r.Text
 	literal := false
-	if r.Word != nil {
-		if _, static := shparse.Static(r.Word); static && shparse.Strict(r.Word) == "" {
-			if fields, err := shparse.Fields(r.Word); err == nil && len(fields) == 1 {
+	if w := r.Target; w != nil {
+		if w.Dynamic() == "" && w.Strict() == "" {
+			if fields, err := w.Fields(); err == nil && len(fields) == 1 {
 				target, literal = fields[0], true
 			}
 		}
 	}
-	if r.N != nil && !standardFD(r.N.Value) {
-		return target, Reason{Check: CheckOperator, Match: r.N.Value + r.Op.String(),
-			Message: fmt.Sprintf("split mode: redirect %s uses descriptor %s; only 0, 1 and 2 may be redirected", src, r.N.Value)}, false
+	if r.Fd != "" && !standardFD(r.Fd) {
+		return target, Reason{Check: CheckOperator, Match: r.Fd + r.Op,
+			Message: fmt.Sprintf("split mode: redirect %s uses descriptor %s; only 0, 1 and 2 may be redirected", src, r.Fd)}, false
 	}
 	switch r.Op {
-	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll:
+	case ">", ">>", "&>", "&>>":
 		if literal && target == "/dev/null" {
 			return target, Reason{}, true
 		}
-	case syntax.DplOut:
+	case ">&":
 		if literal && standardFD(target) {
 			return target, Reason{}, true
 		}
 		if literal && strings.Trim(target, "0123456789") == "" {
-			return target, Reason{Check: CheckOperator, Match: r.Op.String() + target,
+			return target, Reason{Check: CheckOperator, Match: r.Op + target,
 				Message: fmt.Sprintf("split mode: redirect %s duplicates descriptor %s; only 0, 1 and 2 may be duplicated", src, target)}, false
 		}
-	case syntax.RdrIn:
+	case "<":
 		if literal && target != "" {
 			return target, Reason{}, true
 		}
 	}
-	return target, Reason{Check: CheckOperator, Match: r.Op.String(),
+	return target, Reason{Check: CheckOperator, Match: r.Op,
 		Message: fmt.Sprintf("split mode: redirect %s is not allowed (only output to /dev/null, 2>&1-style duplication, and < from a literal file)", src)}, false
 }
 
@@ -245,36 +248,39 @@ func expandsAsAlone(kind, program string, i int) bool {
 // judged from DIR as well as from the working directory (split mode
 // allows that cd and nothing else changing directory). DIR must be the
 // working directory or below it. It returns "" otherwise.
-func cdTarget(req Request, f *syntax.File) string {
-	if !req.Split || f == nil || len(f.Stmts) == 0 || req.Argv != nil {
+func cdTarget(req Request) string {
+	if !req.Split || req.Argv != nil {
+		return ""
+	}
+	sc := req.Script.Of(req.Text)
+	if sc.Err != nil {
+		return ""
+	}
+	f := sc.Form()
+	if len(f.Stmts) == 0 {
 		return ""
 	}
 	st := f.Stmts[0]
-	bin, ok := st.Cmd.(*syntax.BinaryCmd)
-	if !ok {
+	if !st.Kind.Joins() {
 		if len(f.Stmts) < 2 {
 			return ""
 		}
 	} else {
-		for {
-			st = bin.X
-			if bin, ok = st.Cmd.(*syntax.BinaryCmd); !ok {
-				break
-			}
+		for st.Kind.Joins() {
+			st = st.Children[0]
 		}
 	}
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Assigns) > 0 || len(call.Args) != 2 || len(st.Redirs) > 0 || st.Negated || st.Background {
+	if st.Kind != shparse.KindCall || len(st.Assigns) > 0 || len(st.Args) != 2 || len(st.Redirs) > 0 || st.Negated || st.Background {
 		return ""
 	}
-	if v, _ := shparse.Value(call.Args[0]); v != "cd" { // "c\d" is cd to bash
+	if v := st.Args[0]; !v.Static || v.Value != "cd" { // "c\d" is cd to bash
 		return ""
 	}
-	w := call.Args[1]
-	if _, static := shparse.Static(w); !static || shparse.Expansion(w, true) == "glob" || shparse.Expansion(w, true) == "brace" {
+	w := st.Args[1]
+	if w.Dynamic() != "" || w.Expansion(true) == "glob" || w.Expansion(true) == "brace" {
 		return ""
 	}
-	fields, err := shparse.Fields(w)
+	fields, err := w.Fields()
 	if err != nil || len(fields) != 1 {
 		return ""
 	}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/agentgate/agentgate/internal/shparse"
 )
 
@@ -46,33 +44,24 @@ func (a Arg) mayStartFlag() bool {
 // globbed reports whether bash may expand the word into several words.
 func (a Arg) globbed() bool { return a.Expands == "glob" || a.Expands == "brace" }
 
-// literalFile reports whether every word of the parsed text is one word
+// literalFile reports whether every word of the text's form is one word
 // after expansion: no variable, substitution, glob or brace (a tilde
 // expands to one word). Only then are the catalogue's pattern and string
-// operands sure to be in the positions the program receives them.
-func literalFile(f *syntax.File) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	if f == nil {
+// operands sure to be in the positions the program receives them. A form
+// that cannot say all of its text is not literal.
+func literalFile(f *shparse.Form) bool {
+	if !f.Complete() {
 		return false
 	}
-	ok = true
-	for n := range syntax.Preorder(f) {
-		w, isWord := n.(*syntax.Word)
-		if !isWord {
-			continue
-		}
-		if _, static := shparse.Static(w); !static {
+	for w := range f.Words() {
+		if !w.Static {
 			return false
 		}
-		if e := shparse.Expansion(w, false); e == "glob" || e == "brace" {
+		if e := w.Expansion(false); e == "glob" || e == "brace" {
 			return false
 		}
 	}
-	return ok
+	return true
 }
 
 // ShellWords parses text, which must already be free of operators, as one
@@ -81,41 +70,38 @@ func literalFile(f *syntax.File) (ok bool) {
 // an assignment prefix, a keyword construct, or a word bash would expand
 // from variables.
 func ShellWords(text string) (args []Arg, why Reason, ok bool) {
-	f, err := parse(text)
-	return shellWords(text, f, err)
+	return shellWords(shparse.Of(text))
 }
 
-// parse parses text as bash, with the one parser (shparse).
-func parse(text string) (*syntax.File, error) { return shparse.Parse(text) }
-
-func shellWords(text string, f *syntax.File, err error) (args []Arg, why Reason, ok bool) {
+// shellWords reads the text's form as one simple command.
+func shellWords(sc *shparse.Script) (args []Arg, why Reason, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			args, ok = nil, false
 			why = Reason{Check: CheckInternal, Message: fmt.Sprintf("internal error while reading the words: %v", r)}
 		}
 	}()
-	if err != nil {
-		return nil, Reason{Check: CheckWords, Match: "parse error", Message: "bash cannot parse it: " + err.Error()}, false
+	if sc.Err != nil {
+		return nil, Reason{Check: CheckWords, Match: "parse error", Message: "bash cannot parse it: " + sc.Err.Error()}, false
 	}
+	f := sc.Form()
 	if len(f.Stmts) != 1 {
 		return nil, Reason{Check: CheckWords, Match: "empty", Message: "not exactly one command"}, false
 	}
 	st := f.Stmts[0]
-	call, isCall := st.Cmd.(*syntax.CallExpr)
 	switch {
-	case st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || !isCall:
+	case st.Negated || st.Background || len(st.Redirs) > 0 || st.Kind != shparse.KindCall || !f.Complete():
 		return nil, Reason{Check: CheckWords, Match: construct(st),
 			Message: "not a simple command: " + construct(st)}, false
-	case len(call.Assigns) > 0:
-		return nil, Reason{Check: CheckWords, Match: call.Assigns[0].Name.Value + "=",
-			Message: "sets an environment variable for the command (" + call.Assigns[0].Name.Value + "=...)"}, false
+	case len(st.Assigns) > 0:
+		return nil, Reason{Check: CheckWords, Match: st.Assigns[0].Name + "=",
+			Message: "sets an environment variable for the command (" + st.Assigns[0].Name + "=...)"}, false
 	}
-	for i, w := range call.Args {
-		a, why, ok := wordArg(text, w, i)
+	for i, w := range st.Args {
+		a, why, ok := wordArg(w, i)
 		if !ok && i > 0 && printsOnly(args[0].Value) && plainVariables(w) {
 			// "echo $PATH": a variable of no secret, printed.
-			a, ok = Arg{Value: text[w.Pos().Offset():w.End().Offset()], Expands: "variable"}, true
+			a, ok = Arg{Value: w.Text, Expands: "variable"}, true
 		}
 		if !ok {
 			return nil, why, false
@@ -129,13 +115,13 @@ func shellWords(text string, f *syntax.File, err error) (args []Arg, why Reason,
 // receives, or says why the gate cannot know it: a part that depends on
 // state, an expansion into several words, or a control character made by
 // quoting such as $'\n'.
-func wordArg(text string, w *syntax.Word, i int) (Arg, Reason, bool) {
-	src := text[w.Pos().Offset():w.End().Offset()]
-	if part, static := shparse.Static(w); !static {
+func wordArg(w *shparse.Word, i int) (Arg, Reason, bool) {
+	src := w.Text
+	if part := w.Dynamic(); part != "" {
 		return Arg{}, Reason{Check: CheckWords, Match: src,
 			Message: fmt.Sprintf("word %d (%s) contains %s, whose value the gate cannot know", i+1, src, part)}, false
 	}
-	fields, err := shparse.Fields(w)
+	fields, err := w.Fields()
 	if be := (*BudgetError)(nil); errors.As(err, &be) {
 		return Arg{}, Reason{Check: CheckWords, Match: src,
 			Message: fmt.Sprintf("word %d (%s): %v", i+1, src, be)}, false
@@ -152,52 +138,40 @@ func wordArg(text string, w *syntax.Word, i int) (Arg, Reason, bool) {
 				Message: fmt.Sprintf("word %d (%s) holds a control or invisible character (%U)", i+1, src, r)}, false
 		}
 	}
-	return Arg{Value: fields[0], Expands: shparse.Expansion(w, i == 0)}, Reason{}, true
+	return Arg{Value: fields[0], Expands: w.Expansion(i == 0)}, Reason{}, true
+}
+
+// constructs name the kinds of statement for a reason.
+var constructs = map[shparse.Kind]string{
+	shparse.KindSubshell: "subshell ( )", shparse.KindBlock: "block { }", shparse.KindIf: "if clause",
+	shparse.KindWhile: "while loop", shparse.KindUntil: "while loop", shparse.KindFor: "for loop",
+	shparse.KindCase: "case clause", shparse.KindFunc: "function definition",
+	shparse.KindArith: "arithmetic command (( ))", shparse.KindTest: "test clause [[ ]]",
+	shparse.KindDecl: "declaration (export, declare, local ...)", shparse.KindLet: "let",
+	shparse.KindTime: "time", shparse.KindCoproc: "coproc",
+	shparse.KindAnd: "*syntax.BinaryCmd", shparse.KindOr: "*syntax.BinaryCmd",
+	shparse.KindPipe: "*syntax.BinaryCmd", shparse.KindPipeAll: "*syntax.BinaryCmd",
+	shparse.KindCall: "*syntax.CallExpr",
 }
 
 // construct names the kind of statement for a reason.
-func construct(st *syntax.Stmt) string {
+func construct(st *shparse.Stmt) string {
 	switch {
 	case st.Negated:
 		return "negation (!)"
 	case st.Background:
 		return "background job (&)"
-	case st.Coprocess:
-		return "coprocess"
 	case len(st.Redirs) > 0:
 		return "redirection"
-	}
-	switch st.Cmd.(type) {
-	case *syntax.Subshell:
-		return "subshell ( )"
-	case *syntax.Block:
-		return "block { }"
-	case *syntax.IfClause:
-		return "if clause"
-	case *syntax.WhileClause:
-		return "while loop"
-	case *syntax.ForClause:
-		return "for loop"
-	case *syntax.CaseClause:
-		return "case clause"
-	case *syntax.FuncDecl:
-		return "function definition"
-	case *syntax.ArithmCmd:
-		return "arithmetic command (( ))"
-	case *syntax.TestClause:
-		return "test clause [[ ]]"
-	case *syntax.DeclClause:
-		return "declaration (export, declare, local ...)"
-	case *syntax.LetClause:
-		return "let"
-	case *syntax.TimeClause:
-		return "time"
-	case *syntax.CoprocClause:
-		return "coproc"
-	case nil:
+	case st.Kind == shparse.KindCall && len(st.Args) == 0 && len(st.Assigns) == 0:
 		return "empty statement"
+	case st.Kind == shparse.KindUnknown:
+		if st.Unknown == "" {
+			return "a statement past what agentgate reads"
+		}
+		return st.Unknown
 	}
-	return fmt.Sprintf("%T", st.Cmd)
+	return constructs[st.Kind]
 }
 
 // printsOnly are the programs whose operands are only printed: a variable
@@ -220,28 +194,12 @@ var publicVariables = map[string]bool{
 // plainVariables reports whether w holds, beside literal text, only
 // plain expansions of public variables ($PATH, ${HOME}, "$SHELL"): no
 // operator (${X:-...}, ${#X}, ${!X}), index or substitution.
-func plainVariables(w *syntax.Word) bool {
-	seen := false
-	var ok func(parts []syntax.WordPart) bool
-	ok = func(parts []syntax.WordPart) bool {
-		for _, p := range parts {
-			switch p := p.(type) {
-			case *syntax.Lit, *syntax.SglQuoted:
-			case *syntax.DblQuoted:
-				if !ok(p.Parts) {
-					return false
-				}
-			case *syntax.ParamExp:
-				if p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil ||
-					p.Names != 0 || p.Param == nil || !publicVariables[p.Param.Value] {
-					return false
-				}
-				seen = true
-			default:
-				return false
-			}
+func plainVariables(w *shparse.Word) bool {
+	names, ok := w.PlainVars()
+	for _, n := range names {
+		if !publicVariables[n] {
+			return false
 		}
-		return true
 	}
-	return ok(w.Parts) && seen
+	return ok
 }
