@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/internal/shparse"
 )
@@ -102,7 +100,7 @@ func Decide(req Request) (d Decision) {
 		segs = append([][]string{req.Argv}, segs...)
 	}
 	var args []Arg
-	d, args = decide(req, segs, file, perr)
+	d, args = decide(req, segs)
 	d.literal = len(args) > 0
 	for _, a := range args {
 		d.argv = append(d.argv, a.Value)
@@ -113,7 +111,7 @@ func Decide(req Request) (d Decision) {
 	}
 	d.globless = d.globless || d.literal
 	if d.verdict == Allow {
-		d = otherRepository(req, file, d)
+		d = otherRepository(req, d)
 	}
 	if d.verdict == Allow {
 		d = hazards(req, d)
@@ -135,8 +133,8 @@ func Decide(req Request) (d Decision) {
 				}
 			}
 		}
-		d = protect(req, psegs, file, d)
-		d = unknownTarget(req, segs, file, d)
+		d = protect(req, psegs, d)
+		d = unknownTarget(req, segs, d)
 	}
 	unread := strings.HasPrefix(limit, "escape ") || strings.HasPrefix(limit, "state ") || strings.HasPrefix(limit, "tilde ")
 	switch {
@@ -154,7 +152,7 @@ func Decide(req Request) (d Decision) {
 		d.sticky = true // past a bound: no mode runs it
 		d.unread = unread
 	}
-	if inner, ok := shellString(req, file, d); ok {
+	if inner, ok := shellString(req, d); ok {
 		return inner
 	}
 	if d.verdict != Allow {
@@ -173,22 +171,25 @@ func Decide(req Request) (d Decision) {
 // for the whole: the engine runs a literal inner command directly, and
 // anything else through bash with start-up variables removed, as the
 // outer text would have run it.
-func shellString(req Request, file *syntax.File, d Decision) (Decision, bool) {
-	if d.verdict != Ask || d.sticky || d.Primary().Check != CheckDefault || req.nested >= 2 || len(req.Argv) > 0 || file == nil || len(file.Stmts) != 1 {
+func shellString(req Request, d Decision) (Decision, bool) {
+	sc := req.Script.Of(req.Text)
+	if d.verdict != Ask || d.sticky || d.Primary().Check != CheckDefault || req.nested >= 2 || len(req.Argv) > 0 || sc.Err != nil {
 		return d, false
 	}
-	st := file.Stmts[0]
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) != 3 {
+	f := sc.Form()
+	if len(f.Stmts) != 1 || !f.Complete() {
+		return d, false
+	}
+	st := f.Stmts[0]
+	if st.Kind != shparse.KindCall || st.Negated || st.Background || len(st.Redirs) > 0 || len(st.Assigns) > 0 || len(st.Args) != 3 {
 		return d, false
 	}
 	var argv []string
-	for _, w := range call.Args {
-		v, ok := shparse.Value(w)
-		if !ok || shparse.Expansion(w, false) != "" {
+	for _, w := range st.Args {
+		if !w.Static || w.Expansion(false) != "" {
 			return d, false
 		}
-		argv = append(argv, v)
+		argv = append(argv, w.Value)
 	}
 	switch argv[0] {
 	case "bash", "sh", "/bin/bash", "/bin/sh", "/usr/bin/bash":
@@ -220,7 +221,7 @@ func shellString(req Request, file *syntax.File, d Decision) (Decision, bool) {
 
 // decide returns the decision and, when the text is one simple command,
 // its words.
-func decide(req Request, segs [][]string, file *syntax.File, perr error) (Decision, []Arg) {
+func decide(req Request, segs [][]string) (Decision, []Arg) {
 	if r, ok := matchRules(req, segs, allowlist.Deny); ok {
 		return deny(Reason{Check: CheckDenyRule, Match: r.match, Rule: r.rule.String(), Source: r.rule.Source.String(),
 			Message: "a deny rule matches " + quoteMatch(r.match)}), nil
@@ -446,7 +447,7 @@ func pathSegments(rules []allowlist.Rule, segs [][]string, literal bool) [][]str
 // another directory ("git -C DIR", "cd DIR && git ...") whose repository
 // req.VetDir does not vouch for: its configuration can name programs git
 // runs, and the engine vets only the working directory's by itself.
-func otherRepository(req Request, file *syntax.File, d Decision) Decision {
+func otherRepository(req Request, d Decision) Decision {
 	cd := cdTarget(req)
 	for _, argv := range d.commands {
 		if len(argv) == 0 || argv[0] != "git" {
@@ -529,7 +530,7 @@ func askRules(req Request, segs [][]string, d Decision) Decision {
 // protect turns d into a sticky ask when the command names a protected
 // path or changes git configuration. The protection reason comes first;
 // the reasons d already had follow.
-func protect(req Request, segs [][]string, file *syntax.File, d Decision) Decision {
+func protect(req Request, segs [][]string, d Decision) Decision {
 	var why Reason
 	self, sensitive := req.Paths.matchers()
 	// xargs turns words of other commands into file names ("echo .env |
@@ -685,7 +686,7 @@ func protectedTail(p Paths, tail string) (string, bool) {
 // catastrophic if a target computed at run time (a variable the text
 // assigns from a command, a relative path after "cd $D") were the root,
 // a system directory, home or a disk.
-func unknownTarget(req Request, segs [][]string, file *syntax.File, d Decision) Decision {
+func unknownTarget(req Request, segs [][]string, d Decision) Decision {
 	// The scan is skipped only for texts with nothing that computes a
 	// target: no expansion, pipe, redirect of input ("xargs rm -rf <<<
 	// ~" ran in bypass), xargs or link, and one command only (a script
