@@ -7,8 +7,6 @@ import (
 	"strings"
 	"syscall"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gitsafe"
 	"github.com/agentgate/agentgate/internal/fsutil"
@@ -174,8 +172,7 @@ func (e *Engine) guard(j *Judgement) *sandbox.Spec {
 	if !sandbox.CanGuard {
 		return nil
 	}
-	f, perr := j.Request.Script.For(j.Request.Text)
-	if runsElevated(f, perr, e.Getenv("PATH")) {
+	if runsElevated(j.Request.Script.Of(j.Request.Text), e.Getenv("PATH")) {
 		return nil
 	}
 	home := j.Request.Paths.Home
@@ -259,16 +256,19 @@ type HostDir struct {
 // reaches fails rather than the guard. The program must be the system's:
 // named as PATH finds it, with no assignment in front (PATH=.:$PATH sudo),
 // and a set-user-ID file of root's (a planted ./sudo is neither).
-func runsElevated(f *syntax.File, err error, path string) bool {
-	if err != nil || f == nil || len(f.Stmts) != 1 {
+func runsElevated(sc *shparse.Script, path string) bool {
+	if sc.Err != nil {
+		return false
+	}
+	f := sc.Form()
+	if len(f.Stmts) != 1 || !f.Complete() {
 		return false
 	}
 	st := f.Stmts[0]
-	c, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) == 0 || len(c.Assigns) > 0 || st.Background || st.Coprocess || len(st.Redirs) > 0 {
+	if st.Kind != shparse.KindCall || len(st.Args) == 0 || len(st.Assigns) > 0 || st.Background || len(st.Redirs) > 0 {
 		return false
 	}
-	v, ok := shparse.Value(c.Args[0])
+	v, ok := st.Args[0].Value, st.Args[0].Static
 	if !ok || !elevators[filepath.Base(v)] {
 		return false
 	}
