@@ -3,8 +3,6 @@ package hook
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/agentgate/agentgate/internal/shparse"
 )
 
@@ -18,29 +16,28 @@ import (
 // both readings of the patch are the same text. Anything else is not a
 // patch, and is judged as the shell command it is.
 func shellPatch(sc *shparse.Script) (string, bool) {
-	f, err := sc.File, sc.Err
-	if err != nil || f == nil || len(f.Stmts) != 1 {
+	if sc.Err != nil {
+		return "", false
+	}
+	f := sc.Form()
+	if len(f.Stmts) != 1 || !f.Complete() {
 		return "", false
 	}
 	st := f.Stmts[0]
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(call.Args) != 1 || len(st.Redirs) != 1 {
+	if st.Kind != shparse.KindCall || st.Negated || st.Background || len(st.Assigns) > 0 || len(st.Args) != 1 || len(st.Redirs) != 1 {
 		return "", false
 	}
-	if name := call.Args[0].Lit(); name != "apply_patch" && name != "applypatch" {
+	// The program's name as written: "'apply_patch'" is not the form
+	// Codex applies.
+	if name := st.Args[0].Text; name != "apply_patch" && name != "applypatch" {
 		return "", false
 	}
 	r := st.Redirs[0]
-	if r.Op != syntax.Hdoc || r.N != nil || r.Word == nil || r.Hdoc == nil || len(r.Word.Parts) != 1 {
+	if r.Op != "<<" || r.Fd != "" || r.Target == nil || !r.Target.Quoted() {
 		return "", false
 	}
-	switch r.Word.Parts[0].(type) {
-	case *syntax.SglQuoted, *syntax.DblQuoted:
-	default:
-		return "", false
-	}
-	body := r.Hdoc.Lit()
-	if body == "" || !strings.Contains(body, "*** Begin Patch") {
+	body, ok := r.Body()
+	if !ok || body == "" || !strings.Contains(body, "*** Begin Patch") {
 		return "", false
 	}
 	return body, true

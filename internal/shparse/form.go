@@ -239,6 +239,20 @@ func (w *Word) PlainVars() (names []string, ok bool) {
 	return names, true
 }
 
+// Quoted reports a word that is exactly one quoted string ('...' or
+// "..."): as a here-document's delimiter, bash expands nothing in the
+// body.
+func (w *Word) Quoted() bool {
+	if len(w.w.Parts) != 1 {
+		return false
+	}
+	switch w.w.Parts[0].(type) {
+	case *syntax.SglQuoted, *syntax.DblQuoted:
+		return true
+	}
+	return false
+}
+
 // Literal reports a word whose value is its Value as bash runs it:
 // static, and nothing in it expands.
 func (w *Word) Literal() bool { return w.Static && len(w.Expands) == 0 }
@@ -297,6 +311,20 @@ func (r *Redir) Writes() bool {
 		return true
 	}
 	return false
+}
+
+// Body is a here-document's body as written, when no part of it is an
+// expansion ("" and false otherwise, and for other redirects).
+func (r *Redir) Body() (string, bool) {
+	if r.Heredoc == nil {
+		return "", false
+	}
+	for _, p := range r.Heredoc.w.Parts {
+		if _, ok := p.(*syntax.Lit); !ok {
+			return "", false
+		}
+	}
+	return r.Heredoc.w.Lit(), true
 }
 
 // Dup reports a descriptor duplication or close (<&, >&).

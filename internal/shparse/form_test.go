@@ -236,3 +236,23 @@ func TestFormWords(t *testing.T) {
 		t.Errorf("Words: %q\nwant %q", strings.Join(got, " "), want)
 	}
 }
+
+// TestFormHeredocBody: a here-document's body as written, only when bash
+// expands nothing in it; the delimiter's quoting says whether it would.
+func TestFormHeredocBody(t *testing.T) {
+	for _, tc := range []struct {
+		text, body string
+		ok, quoted bool
+	}{
+		{"cat <<'E'\n$x \\n\nE\n", "$x \\n\n", true, true},
+		{"cat <<\"E\"\nplain\nE\n", "plain\n", true, true},
+		{"cat <<E\n$x\nE\n", "", false, false},
+		{"cat <<'E'x\nb\nEx\n", "b\n", true, false},
+	} {
+		r := Of(tc.text).Form().Stmts[0].Redirs[0]
+		body, ok := r.Body()
+		if body != tc.body || ok != tc.ok || r.Target.Quoted() != tc.quoted {
+			t.Errorf("%q: body %q %v, quoted %v; want %q %v %v", tc.text, body, ok, r.Target.Quoted(), tc.body, tc.ok, tc.quoted)
+		}
+	}
+}
