@@ -296,7 +296,9 @@ type Redir struct {
 	// Target is the file, descriptor or here-document delimiter, or the
 	// here-string.
 	Target *Word
-	// Heredoc is a here-document's body; nil for other redirects.
+	// Heredoc is a here-document's body; nil for other redirects. Its
+	// Text may run on to the delimiter, and its Value is a word's, not
+	// the body's (bash removes no quotes there): read [Redir.Body].
 	Heredoc *Word
 
 	op syntax.RedirOperator
