@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // dump spells a form compactly for the table below: a statement as
@@ -255,4 +257,66 @@ func TestFormHeredocBody(t *testing.T) {
 			t.Errorf("%q: body %q %v, quoted %v; want %q %v %v", tc.text, body, ok, r.Target.Quoted(), tc.body, tc.ok, tc.quoted)
 		}
 	}
+}
+
+// formSeeds are texts whose commands hide in every place the tree has.
+var formSeeds = []string{
+	"ls -la", "a && b || c | d |& e; f & ! g", "x=$(a) y=`b` c $(d $(e)) <(f) >(g)",
+	"echo ${x:-$(a)} $(( $(b) + 1 )) \"$(c)\"", "cat <<E > $(a)\n$(b)\nE\n", "[[ $(a) == $(b) ]] && (( $(c) ))",
+	"case $(a) in $(b)) c;; *) d;; esac", "for x in $(a); do b; done; for ((i=$(c);;)); do d; done",
+	"f() { a | f & }; f", "coproc N { a; }; time b; let x=$(c)", "export A=$(a) B; declare -a z=($(b) c)",
+	"if a; then b; elif c; then d; else e; fi; while f; do g; done; until h; do i; done",
+	"{ a; } > o; (b) 2>&1; exec {fd}>x", "eval 'a | b'; bash -lc 'c'; env sh -c 'd' _",
+}
+
+// checkFormSeesEveryCommand: a complete form holds a simple command for
+// every command of the tree and a redirect for every redirect, wherever
+// the tree holds them (the form is where the layers look; a command it
+// left out would be judged by none of them).
+func checkFormSeesEveryCommand(t *testing.T, text string) {
+	s := Of(text)
+	if s.Err != nil {
+		return
+	}
+	f := s.Form()
+	if !f.Complete() {
+		return
+	}
+	calls, redirs := 0, 0
+	for n := range syntax.Preorder(s.File) {
+		switch n.(type) {
+		case *syntax.CallExpr:
+			calls++
+		case *syntax.Redirect:
+			redirs++
+		}
+	}
+	fcalls, fredirs := 0, 0
+	for st := range f.All() {
+		if st.Kind == KindCall && (len(st.Args) > 0 || len(st.Assigns) > 0) {
+			fcalls++
+		}
+		fredirs += len(st.Redirs)
+	}
+	if calls != fcalls || redirs != fredirs {
+		t.Errorf("%q: the tree has %d commands and %d redirects, the form %d and %d", text, calls, redirs, fcalls, fredirs)
+	}
+}
+
+func TestFormSeesEveryCommand(t *testing.T) {
+	for _, text := range formSeeds {
+		checkFormSeesEveryCommand(t, text)
+	}
+}
+
+func FuzzForm(f *testing.F) {
+	for _, text := range formSeeds {
+		f.Add(text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 1<<12 {
+			return
+		}
+		checkFormSeesEveryCommand(t, text)
+	})
 }
