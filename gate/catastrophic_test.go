@@ -298,3 +298,20 @@ func TestForkBombPastTheForm(t *testing.T) {
 		t.Errorf("a fork bomb past the form's bound: %s, sticky %v (%s)", d.Verdict(), d.Sticky(), d.Primary())
 	}
 }
+
+// TestFlowFollowsEveryRunText: the cd inside a text a command runs is
+// followed wherever the collector reads that text ("bash -lc", eval),
+// and a -c string spelled with the text's own variables is still read;
+// the flow once followed only "bash -c", and bypass ran "bash -lc 'cd /
+// && rm -rf usr'" as a plain ask.
+func TestFlowFollowsEveryRunText(t *testing.T) {
+	for _, cmd := range []string{
+		"bash -lc 'cd / && rm -rf usr'", "eval 'cd / && rm -rf usr'", "sh -xc 'cd /; rm -rf usr'",
+		"nice bash -lc 'cd / && rm -rf usr'", `D=/; bash -c "cd $D && rm -rf usr"`,
+	} {
+		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: catPaths})
+		if d.Verdict() != gate.Deny || d.Primary().Rule != gate.CatastrophicDelete {
+			t.Errorf("Decide(%q) = %s (%s); want the recursive-delete deny", cmd, d.Verdict(), d.Primary())
+		}
+	}
+}

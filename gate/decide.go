@@ -87,7 +87,7 @@ func Decide(req Request) (d Decision) {
 	// parse and its form are made once.
 	req.Script = req.Script.Of(req.Text)
 	file, perr := req.Script.For(req.Text)
-	req.Paths.flow = readFlow(req.Script, req.Paths, file)
+	req.Paths.flow = readFlow(req.Script, req.Paths)
 	segs, limit := collect(req.Script, req.Text, file, req.Paths.substitute)
 	segs = withVarsExpanded(segs, req.Paths)
 	complete := limit == ""

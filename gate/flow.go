@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/agentgate/agentgate/internal/shparse"
 )
 
@@ -44,73 +42,129 @@ type textFlow struct {
 // to; more make every relative target unknown.
 const maxFlowDirs = 64
 
-// readFlow reads the assignments and directory changes of the text and
-// of the scripts it passes to "bash -c". It returns nil when the text
+// readFlow reads the assignments and directory changes of the text's
+// form and of the texts its commands run as scripts ("bash -c", "bash
+// -lc", eval, trap: [shparse.Stmt.Nested]). It returns nil when the text
 // does neither, so that the common case costs nothing more.
-func readFlow(s *shparse.Script, p Paths, f *syntax.File) (fl *textFlow) {
-	if f == nil {
+func readFlow(s *shparse.Script, p Paths) (fl *textFlow) {
+	if s.Err != nil {
 		return nil
 	}
 	defer func() {
 		if recover() != nil {
-			// Something odd in the tree: every variable and directory
+			// Something odd in the form: every variable and directory
 			// is unknown.
 			fl = &textFlow{cd: true, dirUnknown: true, unknown: map[string]bool{"": true}}
 		}
 	}()
 	fl = &textFlow{script: s, vars: map[string]string{}, unknown: map[string]bool{}}
-	fl.walk(p, f, 0)
+	fl.form(p, s.Form(), 0)
 	if len(fl.vars) == 0 && len(fl.unknown) == 0 && !fl.cd && len(fl.outputs) == 0 {
 		return nil
 	}
 	return fl
 }
 
-func (fl *textFlow) walk(p Paths, f *syntax.File, depth int) {
-	for n := range syntax.Preorder(f) {
-		switch n := n.(type) {
-		case *syntax.Assign:
-			fl.assign(p, n)
-		case *syntax.DeclClause:
-			nameref := n.Variant != nil && n.Variant.Value == "nameref"
-			for _, a := range n.Args {
-				if a.Naked && a.Name == nil && a.Value != nil && strings.HasPrefix(a.Value.Lit(), "-") && strings.ContainsAny(a.Value.Lit(), "n") {
+// form reads a form's statements in the order bash meets them: a
+// statement, then its assignments and words (with the statements of
+// their substitutions), its bodies, and last its redirects. A form that
+// cannot say all of its text leaves every directory and the names it
+// could not read unknown.
+func (fl *textFlow) form(p Paths, f *shparse.Form, depth int) {
+	if !f.Complete() {
+		fl.cd, fl.dirUnknown = true, true
+		fl.unknown[""] = true
+	}
+	for _, st := range f.Stmts {
+		fl.stmt(p, st, depth)
+	}
+}
+
+func (fl *textFlow) stmt(p Paths, st *shparse.Stmt, depth int) {
+	substs := func(ss []*shparse.Subst) {
+		for _, sub := range ss {
+			for _, c := range sub.Stmts {
+				fl.stmt(p, c, depth)
+			}
+		}
+	}
+	word := func(w *shparse.Word) {
+		if w != nil {
+			substs(w.Substs)
+		}
+	}
+	assigns := func() {
+		for _, a := range st.Assigns {
+			fl.assign(p, a)
+			substs(a.Substs)
+			word(a.Value)
+		}
+	}
+	switch st.Kind {
+	case shparse.KindUnknown:
+		fl.cd, fl.dirUnknown = true, true
+		fl.unknown[""] = true
+	case shparse.KindCall:
+		fl.call(p, st, depth)
+		assigns()
+	case shparse.KindDecl:
+		nameref := st.Name == "nameref"
+		for _, a := range st.Assigns {
+			if a.Naked && a.Name == "" && a.Value != nil {
+				// The option as bash reads it: declare -"n" is -n too.
+				opt := a.Value.Text
+				if a.Value.Static {
+					opt = a.Value.Value
+				}
+				if strings.HasPrefix(opt, "-") && strings.ContainsAny(opt, "n") {
 					nameref = true
 				}
 			}
-			if nameref {
-				for _, a := range n.Args {
-					if a.Name != nil {
-						fl.unknown[a.Name.Value] = true
-					}
-				}
-			}
-		case *syntax.ForClause:
-			if it, ok := n.Loop.(*syntax.WordIter); ok && it.Name != nil {
-				fl.unknown[it.Name.Value] = true
-			}
-		case *syntax.Redirect:
-			switch n.Op {
-			case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
-				if n.Word != nil {
-					if t, ok := shparse.Template(n.Word); ok {
-						fl.outputs = append(fl.outputs, t)
-					}
-				}
-			}
-		case *syntax.CallExpr:
-			fl.call(p, n, depth)
 		}
+		if nameref {
+			for _, a := range st.Assigns {
+				if a.Name != "" {
+					fl.unknown[a.Name] = true
+				}
+			}
+		}
+		assigns()
+	case shparse.KindFor:
+		if st.Name != "" {
+			fl.unknown[st.Name] = true
+		}
+	}
+	if st.Kind != shparse.KindCall && st.Kind != shparse.KindDecl {
+		for _, w := range st.Args {
+			word(w)
+		}
+		substs(st.Substs)
+		for _, c := range st.Children {
+			fl.stmt(p, c, depth)
+		}
+	} else {
+		for _, w := range st.Args {
+			word(w)
+		}
+	}
+	for _, r := range st.Redirs {
+		if r.Writes() && r.Target != nil {
+			if t, ok := r.Target.Template(); ok {
+				fl.outputs = append(fl.outputs, t)
+			}
+		}
+		word(r.Target)
+		word(r.Heredoc)
 	}
 }
 
 // assign records NAME=value.
-func (fl *textFlow) assign(p Paths, a *syntax.Assign) {
-	if a.Name == nil || a.Naked {
+func (fl *textFlow) assign(p Paths, a *shparse.Assign) {
+	if a.Name == "" || a.Naked {
 		return
 	}
-	name := a.Name.Value
-	if a.Index != nil || a.Array != nil || a.Value == nil {
+	name := a.Name
+	if a.Array || a.Value == nil {
 		fl.unknown[name] = true
 		return
 	}
@@ -137,13 +191,13 @@ func (fl *textFlow) assign(p Paths, a *syntax.Assign) {
 // value is what a word assigned to a variable holds, when static or
 // made only of variables already known; "~" and "~/" are expanded as
 // bash expands them in an assignment.
-func (fl *textFlow) value(p Paths, w *syntax.Word) (string, bool) {
-	t, ok := shparse.Template(w)
+func (fl *textFlow) value(p Paths, w *shparse.Word) (string, bool) {
+	t, ok := w.Template()
 	if !ok {
 		return "", false
 	}
-	if _, static := shparse.Static(w); static {
-		fields, err := shparse.Fields(w)
+	if w.Dynamic() == "" {
+		fields, err := w.Fields()
 		if err != nil || len(fields) != 1 {
 			return "", false
 		}
@@ -166,13 +220,13 @@ func (fl *textFlow) value(p Paths, w *syntax.Word) (string, bool) {
 }
 
 // call records the directory changes of one command and reads the
-// script of "bash -c".
-func (fl *textFlow) call(p Paths, c *syntax.CallExpr, depth int) {
+// script it runs as a text of its own.
+func (fl *textFlow) call(p Paths, c *shparse.Stmt, depth int) {
 	var argv []string
 	for _, w := range c.Args {
-		if t, ok := shparse.Template(w); ok {
-			if _, static := shparse.Static(w); static {
-				if fields, err := shparse.Fields(w); err == nil && len(fields) == 1 {
+		if t, ok := w.Template(); ok {
+			if w.Dynamic() == "" {
+				if fields, err := w.Fields(); err == nil && len(fields) == 1 {
 					t = fields[0]
 				}
 			}
@@ -200,13 +254,22 @@ func (fl *textFlow) call(p Paths, c *syntax.CallExpr, depth int) {
 			}
 		}
 	}
-	if depth < maxNesting && len(argv) >= 3 && isShell(argv[0]) && argv[1] == "-c" {
+	// The text it runs: the form's reading, or a -c string spelled with
+	// the text's variables ("D=/; bash -c \"cd $D\""), read as its template.
+	text := ""
+	switch {
+	case c.Nested != nil:
+		text = c.Nested.Text
+	case len(argv) >= 3 && isShell(argv[0]) && argv[1] == "-c":
+		text = argv[2]
+	}
+	if depth < maxNesting && text != "" {
 		if fl.parses++; fl.parses > maxParses {
 			fl.cd, fl.dirUnknown = true, true // not read: anything may happen there
 			return
 		}
-		if sub, err := fl.script.For(argv[2]); err == nil && sub != nil {
-			fl.walk(p, sub, depth+1)
+		if sub := fl.script.Of(text); sub.Err == nil {
+			fl.form(p, sub.Form(), depth+1)
 		}
 	}
 }
