@@ -103,15 +103,14 @@ func catastrophicScan(req Request, segs [][]string) (why Reason, denied bool, un
 		// and the gate reads no link that does not exist yet.
 		unknown, isUnknown = catReason(CatastrophicDelete, "ln -s", "a link made in the same text may point anywhere, home included, and a recursive delete, chmod or chown follows it"), true
 	}
-	if !slices.Contains(req.Lift, CatastrophicForkBomb) {
-		name, ok, unread := forkBomb(req.Script, req.Text)
-		if ok {
-			return catReason(CatastrophicForkBomb, name, fmt.Sprintf("defines %s to start itself again and again (a fork bomb), which stalls the machine", name)), true, Reason{}, false
-		}
-		if unread != "" && !isUnknown {
-			unknown, isUnknown = catReason(CatastrophicForkBomb, unread,
-				fmt.Sprintf("agentgate does not read all of the text (%s), where a function could start itself again and again", unread)), true
-		}
+	name, ok, unread := forkBomb(req.Script, req.Text)
+	if ok && !slices.Contains(req.Lift, CatastrophicForkBomb) {
+		return catReason(CatastrophicForkBomb, name, fmt.Sprintf("defines %s to start itself again and again (a fork bomb), which stalls the machine", name)), true, Reason{}, false
+	}
+	if unread != "" && !isUnknown {
+		// Not a rule a policy lifts: what is not read may hold anything.
+		unknown, isUnknown = catReason(CatastrophicForkBomb, unread,
+			fmt.Sprintf("agentgate does not read all of the text (%s), where a function could start itself again and again", unread)), true
 	}
 	return Reason{}, false, unknown, isUnknown
 }

@@ -156,7 +156,7 @@ func (c *collector) file(text string, f *syntax.File, depth int) {
 			// Its word is not read as bash reads it ($'\x{2e}env' is
 			// .env to bash): the text is judged incomplete, a sticky ask.
 			c.full, c.escape = true, e
-		} else if st := shellState(f); st != "" {
+		} else if st := shellState(c.script.Of(text).Form()); st != "" {
 			c.full, c.state = true, st
 		} else if name := namedState(text); name != "" {
 			c.full, c.state = true, name+" (a variable that changes how words are read, or where cd and ~ lead, named other than as a plain read)"

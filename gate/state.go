@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/agentgate/agentgate/internal/shparse"
 )
 
@@ -25,8 +23,10 @@ import (
 //   - the directories cd and "~" start from (PWD, OLDPWD, HOME): "PWD=LINK
 //     bash -c 'cd .. && cat x'" went to the link's parent.
 //
-// A text holding one is judged incomplete: a sticky ask.
-func shellState(f *syntax.File) string {
+// A text holding one is judged incomplete: a sticky ask. It reads the
+// text's form; what a form cannot say is asked about by the catastrophic
+// scan (an unread statement may hold anything).
+func shellState(f *shparse.Form) string {
 	found := ""
 	note := func(s string) {
 		if found == "" {
@@ -38,123 +38,127 @@ func shellState(f *syntax.File) string {
 	// ~/notes was judged (a red team's; with OLDPWD set by the host's
 	// project settings, "cat ~-/credentials" read ~/.aws).
 	changesDir, dirWord := false, ""
-	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CallExpr:
-			if len(n.Args) > 0 {
-				if v, _ := shparse.Value(n.Args[0]); v == "cd" || v == "pushd" || v == "popd" {
-					changesDir = true
-				}
+	for st := range f.All() {
+		if st.Kind == shparse.KindCall && len(st.Args) > 0 && st.Args[0].Static {
+			if v := st.Args[0].Value; v == "cd" || v == "pushd" || v == "popd" {
+				changesDir = true
 			}
-		case *syntax.Word:
-			if len(n.Parts) == 0 {
-				break
+		}
+	}
+	for w := range f.Words() {
+		for _, lit := range w.Starts() {
+			if strings.HasPrefix(lit, "~-") {
+				note(lit + " (the previous directory, $OLDPWD)")
 			}
-			if lit, ok := n.Parts[0].(*syntax.Lit); ok {
-				if strings.HasPrefix(lit.Value, "~-") {
-					note(lit.Value + " (the previous directory, $OLDPWD)")
-				}
-				if strings.HasPrefix(lit.Value, "~+") && dirWord == "" {
-					dirWord = lit.Value
-				}
+			if strings.HasPrefix(lit, "~+") && dirWord == "" {
+				dirWord = lit
 			}
-		case *syntax.ParamExp:
-			if n.Param != nil && (n.Param.Value == "PWD" || n.Param.Value == "OLDPWD") {
-				if n.Param.Value == "OLDPWD" {
+		}
+		for _, p := range w.Params() {
+			if p.Name == "PWD" || p.Name == "OLDPWD" {
+				if p.Name == "OLDPWD" {
 					note("$OLDPWD (the previous directory)")
 				}
 				if dirWord == "" {
-					dirWord = "$" + n.Param.Value
+					dirWord = "$" + p.Name
 				}
 			}
 		}
-		return found == ""
-	})
+	}
 	if changesDir && dirWord != "" {
 		note(dirWord + " after a cd of the text")
 	}
 	assigned := map[string]int{}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.Assign:
-			if n.Name == nil {
-				break
-			}
-			// A name assigned twice, or appended to, holds a value the
-			// gate cannot pin to one of them ("X=.e; X=${X}nv" and
-			// "X+=nv" made .env, a red team's).
-			if assigned[n.Name.Value]++; assigned[n.Name.Value] > 1 || n.Append {
-				note(n.Name.Value + " (assigned more than once)")
-			}
-			if n.Value != nil {
-				if v, ok := shparse.Value(n.Value); ok && (strings.Contains(v, "$(") || strings.Contains(v, "`")) {
-					// Arithmetic evaluation runs it ("X='a[$(cmd)]';
-					// let X"), and so does a prompt or eval.
-					note(n.Name.Value + "=" + v + " (a value holding a command substitution, which arithmetic or eval runs)")
-				}
-			}
-			switch n.Name.Value {
-			case "IFS":
-				if !blankIFS(n) {
-					note("IFS=" + wordText(n.Value) + " (word splitting on other characters)")
-				}
-			case "GLOBIGNORE":
-				note("GLOBIGNORE (which makes globs match dot files)")
-			case "BASHOPTS", "SHELLOPTS":
-				note(n.Name.Value + " (shell options a bash started with it takes)")
-			case "PS4", "PS0", "PS1", "PS2", "PROMPT_COMMAND":
-				note(n.Name.Value + " (a prompt bash expands, running what it holds)")
-			case "POSIXLY_CORRECT":
-				note("POSIXLY_CORRECT (posix mode: aliases are expanded)")
-			case "PWD", "OLDPWD", "HOME":
-				// A bash started with PWD naming a link to the working
-				// directory starts there logically, so its "cd .." goes
-				// to the link's parent (a red team's printed a key);
-				// HOME is what "~" and a bare cd read.
-				note(n.Name.Value + " (which cd and ~ read)")
-			}
-		case *syntax.ParamExp:
-			switch {
-			case n.Param != nil && positional(n.Param.Value):
-				note("$" + n.Param.Value + " (a positional parameter)")
-			case n.Param != nil && n.Param.Value == "_":
-				note("$_ (the last word of the command before)")
-			case n.Excl:
-				note("${!...} (a variable named by another)")
-			}
-		case *syntax.CallExpr:
+	for st := range f.All() {
+		for _, a := range st.Assigns {
+			assignState(a, assigned, note)
+		}
+		switch st.Kind {
+		case shparse.KindCall:
 			// Every word a command may start at: the first, and the
 			// words after a wrapper ("command shopt", "nice env PWD=x
 			// bash -c": a red team's hid each behind one).
-			if len(n.Args) == 0 {
+			if len(st.Args) == 0 {
 				break // assignments alone: read above
 			}
-			for _, i := range commandStarts(n.Args) {
-				if why := commandState(n.Args[i:]); why != "" {
+			for _, i := range commandStarts(st.Args) {
+				if why := commandState(st.Args[i:]); why != "" {
 					note(why)
 				}
 			}
-		case *syntax.DeclClause:
-			for _, a := range n.Args {
-				if a.Name == nil && a.Value != nil {
-					if _, static := shparse.Static(a.Value); !static || assignsState(a.Value) {
-						note(n.Variant.Value + " " + wordText(a.Value) + " (a name computed at run time, or spelled otherwise)")
+		case shparse.KindDecl:
+			for _, a := range st.Assigns {
+				if a.Name == "" && a.Value != nil {
+					if a.Value.Dynamic() != "" || assignsState(a.Value) {
+						note(st.Name + " " + wordText(a.Value) + " (a name computed at run time, or spelled otherwise)")
 					}
 				}
 			}
 		}
-		return found == ""
-	})
+	}
+	for w := range f.Words() {
+		for _, p := range w.Params() {
+			switch {
+			case positional(p.Name):
+				note("$" + p.Name + " (a positional parameter)")
+			case p.Name == "_":
+				note("$_ (the last word of the command before)")
+			case p.Excl:
+				note("${!...} (a variable named by another)")
+			}
+		}
+	}
 	return found
+}
+
+// assignState notes what one assignment changes about how bash reads
+// later words.
+func assignState(a *shparse.Assign, assigned map[string]int, note func(string)) {
+	if a.Name == "" {
+		return
+	}
+	// A name assigned twice, or appended to, holds a value the gate
+	// cannot pin to one of them ("X=.e; X=${X}nv" and "X+=nv" made .env,
+	// a red team's).
+	if assigned[a.Name]++; assigned[a.Name] > 1 || a.Append {
+		note(a.Name + " (assigned more than once)")
+	}
+	if a.Value != nil {
+		if v, ok := a.Value.Value, a.Value.Static; ok && (strings.Contains(v, "$(") || strings.Contains(v, "`")) {
+			// Arithmetic evaluation runs it ("X='a[$(cmd)]'; let X"), and
+			// so does a prompt or eval.
+			note(a.Name + "=" + v + " (a value holding a command substitution, which arithmetic or eval runs)")
+		}
+	}
+	switch a.Name {
+	case "IFS":
+		if !blankIFS(a) {
+			note("IFS=" + wordText(a.Value) + " (word splitting on other characters)")
+		}
+	case "GLOBIGNORE":
+		note("GLOBIGNORE (which makes globs match dot files)")
+	case "BASHOPTS", "SHELLOPTS":
+		note(a.Name + " (shell options a bash started with it takes)")
+	case "PS4", "PS0", "PS1", "PS2", "PROMPT_COMMAND":
+		note(a.Name + " (a prompt bash expands, running what it holds)")
+	case "POSIXLY_CORRECT":
+		note("POSIXLY_CORRECT (posix mode: aliases are expanded)")
+	case "PWD", "OLDPWD", "HOME":
+		// A bash started with PWD naming a link to the working directory
+		// starts there logically, so its "cd .." goes to the link's
+		// parent (a red team's printed a key); HOME is what "~" and a
+		// bare cd read.
+		note(a.Name + " (which cd and ~ read)")
+	}
 }
 
 // assignsState reports a word, as bash reads it, that names a variable
 // shellState follows (IFS, GLOBIGNORE, BASHOPTS, SHELLOPTS, PWD, OLDPWD,
 // HOME).
-func assignsState(w *syntax.Word) bool {
-	v, ok := shparse.Value(w)
+func assignsState(w *shparse.Word) bool {
+	v, ok := w.Value, w.Static
 	if !ok {
-		v, ok = shparse.Template(w)
+		v, ok = w.Template()
 	}
 	if !ok {
 		return false
@@ -170,15 +174,14 @@ func assignsState(w *syntax.Word) bool {
 
 // blankIFS reports an assignment of IFS to a static value of blanks only
 // (or nothing): bash then splits no wider than the gate reads words.
-func blankIFS(a *syntax.Assign) bool {
-	if a.Append || a.Index != nil || a.Array != nil {
+func blankIFS(a *shparse.Assign) bool {
+	if a.Append || a.Array {
 		return false
 	}
 	if a.Value == nil {
 		return true
 	}
-	v, ok := shparse.Value(a.Value)
-	return ok && strings.Trim(v, " \t\n") == ""
+	return a.Value.Static && strings.Trim(a.Value.Value, " \t\n") == ""
 }
 
 // positional reports a positional or special parameter that holds words
@@ -195,12 +198,12 @@ func positional(name string) bool {
 	return name != ""
 }
 
-func wordText(w *syntax.Word) string {
+func wordText(w *shparse.Word) string {
 	if w == nil {
 		return ""
 	}
-	if v, ok := shparse.Value(w); ok {
-		return v
+	if w.Static {
+		return w.Value
 	}
 	return "..."
 }
@@ -210,11 +213,10 @@ func wordText(w *syntax.Word) string {
 // options and their values come first in any number ("timeout -k 1 -s
 // TERM --foreground 5 bash -c ..." put bash past six words: a red
 // team's).
-func commandStarts(args []*syntax.Word) []int {
+func commandStarts(args []*shparse.Word) []int {
 	out := []int{0}
 	for i := 0; i < len(args); i++ {
-		v, _ := shparse.Value(args[i])
-		if wrappers[path.Base(v)] {
+		if wrappers[path.Base(value(args[i]))] {
 			for j := i + 1; j < len(args); j++ {
 				out = append(out, j)
 			}
@@ -222,6 +224,14 @@ func commandStarts(args []*syntax.Word) []int {
 		}
 	}
 	return out
+}
+
+// value is a word's static value, "" when it has none.
+func value(w *shparse.Word) string {
+	if !w.Static {
+		return ""
+	}
+	return w.Value
 }
 
 // stateNames are the variables whose value changes how bash reads the
@@ -289,8 +299,8 @@ func isNameChar(c byte) bool  { return isNameStart(c) || c >= '0' && c <= '9' }
 
 // commandState is what one command (args[0] and its words) changes about
 // how bash reads later words, or "".
-func commandState(args []*syntax.Word) string {
-	prog, _ := shparse.Value(args[0])
+func commandState(args []*shparse.Word) string {
+	prog := value(args[0])
 	switch base := path.Base(prog); base {
 	case "shopt":
 		return "shopt (which can change what globs match, and turn on aliases)"
@@ -298,14 +308,14 @@ func commandState(args []*syntax.Word) string {
 		return "alias (an alias replaces the words that follow it)"
 	case "set":
 		for _, w := range args[1:] {
-			v, _ := shparse.Value(w)
+			v := value(w)
 			if setChangesReading(v) {
 				return "set " + v + " (a shell option that changes how later words are read)"
 			}
 		}
 		for i, w := range args[1:] {
-			if v, _ := shparse.Value(w); (v == "-o" || v == "+o") && i+2 < len(args) {
-				switch o, _ := shparse.Value(args[i+2]); o {
+			if v := value(w); (v == "-o" || v == "+o") && i+2 < len(args) {
+				switch o := value(args[i+2]); o {
 				case "braceexpand", "posix", "history", "histexpand", "physical", "keyword":
 					return "set " + v + " " + o + " (a shell option that changes how later words are read)"
 				}
@@ -313,7 +323,7 @@ func commandState(args []*syntax.Word) string {
 		}
 	case "bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox":
 		for i, w := range args[1:] {
-			v, _ := shparse.Value(w)
+			v := value(w)
 			switch {
 			case v == "-c" || v == "--" || v == "--norc" || v == "--noprofile":
 			case strings.HasPrefix(v, "+") || strings.HasPrefix(v, "--"):
@@ -325,7 +335,7 @@ func commandState(args []*syntax.Word) string {
 				// Another shell (dash as sh) reads braces, aliases and
 				// expansions otherwise than bash, as which the gate read
 				// its text: only a plain command means the same to both.
-				if t, _ := shparse.Value(args[i+2]); strings.ContainsAny(t, "{}~`$\n") || strings.Contains(t, "alias") {
+				if t := value(args[i+2]); strings.ContainsAny(t, "{}~`$\n") || strings.Contains(t, "alias") {
 					return prog + " -c (another shell than bash, which reads its text otherwise)"
 				}
 			}
@@ -335,13 +345,13 @@ func commandState(args []*syntax.Word) string {
 			// env -S TEXT splits TEXT into the command it runs: a text
 			// computed at run time ("$(< s.sh)") is a command no one saw.
 			for i, w := range args[1:] {
-				if v, _ := shparse.Value(w); (v == "-S" || strings.HasPrefix(v, "--s")) && i+2 < len(args) {
-					if _, static := shparse.Static(args[i+2]); !static {
+				if v := value(w); (v == "-S" || strings.HasPrefix(v, "--s")) && i+2 < len(args) {
+					if args[i+2].Dynamic() != "" {
 						return "env -S with a command text computed at run time"
 					}
 				}
-				if _, static := shparse.Static(w); !static {
-					if t, ok := shparse.Template(w); !ok || strings.HasPrefix(t, "-S") || strings.HasPrefix(t, "--s") {
+				if w.Dynamic() != "" {
+					if t, ok := w.Template(); !ok || strings.HasPrefix(t, "-S") || strings.HasPrefix(t, "--s") {
 						return "env with an option computed at run time"
 					}
 				}
@@ -353,17 +363,17 @@ func commandState(args []*syntax.Word) string {
 			if assignsState(w) {
 				return prog + " " + wordText(w) + " (a name that changes how words are split or globbed)"
 			}
-			if v, _ := shparse.Value(w); base == "env" && (strings.HasPrefix(v, "POSIXLY_CORRECT=") || strings.HasPrefix(v, "PS4=")) {
+			if v := value(w); base == "env" && (strings.HasPrefix(v, "POSIXLY_CORRECT=") || strings.HasPrefix(v, "PS4=")) {
 				return prog + " " + v + " (a variable that changes how a shell reads its text)"
 			}
-			if _, static := shparse.Static(w); !static && base != "printf" && base != "env" {
+			if w.Dynamic() != "" && base != "printf" && base != "env" {
 				return prog + " with a name computed at run time"
 			}
 		}
 		if base == "printf" {
 			for i, w := range args[1:] {
-				if v, _ := shparse.Value(w); v == "-v" && i+2 < len(args) {
-					if _, static := shparse.Static(args[i+2]); !static {
+				if v := value(w); v == "-v" && i+2 < len(args) {
+					if args[i+2].Dynamic() != "" {
 						return "printf -v with a name computed at run time"
 					}
 				}

@@ -29,12 +29,24 @@ func TestShellState(t *testing.T) {
 		"printf '%s\\n' \"$x\"":               false,
 		"bash -c 'ls -la'":                    false,
 		"git log --oneline | head -3":         false,
+		// Wherever the words are: nested in an expansion, a clause, a
+		// substitution, an array, a here-document.
+		"echo ${x:-~-/notes}":               true,
+		"cd sub; echo ${y:-~+}":             true,
+		"[[ -n $1 ]]":                       true,
+		"(( $1 + 1 ))":                      true,
+		"case $OLDPWD in a) ;; esac":        true,
+		"a=(x $_)":                          true,
+		"echo $(echo ${!x})":                true,
+		"cat <<E\n$2\nE\n":                  true,
+		"for f in a; do export IFS=,; done": true,
+		"echo ${x:-y} ~/notes":              false,
 	} {
-		f, err := shparse.Parse(text)
-		if err != nil {
-			t.Fatalf("%s: %v", text, err)
+		s := shparse.Of(text)
+		if s.Err != nil {
+			t.Fatalf("%s: %v", text, s.Err)
 		}
-		if got := shellState(f); (got != "") != changes {
+		if got := shellState(s.Form()); (got != "") != changes {
 			t.Errorf("%s: shellState %q, want a change: %v", text, got, changes)
 		}
 	}

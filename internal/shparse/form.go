@@ -253,6 +253,57 @@ func (w *Word) Quoted() bool {
 	return false
 }
 
+// Param is a parameter expansion in a word: $NAME, ${NAME...}, ${!NAME}.
+type Param struct {
+	// Name is the parameter's ("HOME", "1", "@", "_"), "" when it has
+	// none.
+	Name string
+	// Excl is ${!...}: a variable named by another.
+	Excl bool
+}
+
+// Params are the parameter expansions of a word, those nested in its
+// expansions included ("${x:-$HOME}"), in order; not those of its
+// substitutions' statements, which are statements of the form.
+func (w *Word) Params() []Param {
+	var out []Param
+	syntax.Walk(w.w, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ParamExp:
+			p := Param{Excl: n.Excl}
+			if n.Param != nil {
+				p.Name = n.Param.Value
+			}
+			out = append(out, p)
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// Starts are the unquoted literal texts the word and the words nested in
+// its expansions start with ("~-/x" for "~-/x", "~+" in "${x:-~+}"), in
+// order: where bash may expand a tilde.
+func (w *Word) Starts() []string {
+	var out []string
+	syntax.Walk(w.w, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Word:
+			if len(n.Parts) > 0 {
+				if lit, ok := n.Parts[0].(*syntax.Lit); ok {
+					out = append(out, lit.Value)
+				}
+			}
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		}
+		return true
+	})
+	return out
+}
+
 // Literal reports a word whose value is its Value as bash runs it:
 // static, and nothing in it expands.
 func (w *Word) Literal() bool { return w.Static && len(w.Expands) == 0 }
