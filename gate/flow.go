@@ -96,8 +96,8 @@ func (fl *textFlow) stmt(p Paths, st *shparse.Stmt, depth int) {
 	assigns := func() {
 		for _, a := range st.Assigns {
 			fl.assign(p, a)
+			word(a.Value) // the value, then an index or the elements, as the tree
 			substs(a.Substs)
-			word(a.Value)
 		}
 	}
 	switch st.Kind {

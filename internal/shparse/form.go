@@ -128,6 +128,9 @@ type Stmt struct {
 	// Unknown names the syntax node of a [KindUnknown] statement ("" for
 	// one past a bound: the form's Err names the bound).
 	Unknown string
+	// inside are the statements directly inside this one, in the
+	// tree's order: see [Form.Events].
+	inside []*Stmt
 	// Nested is the shell text a simple command runs as a script of its
 	// own ("bash -c TEXT", "eval WORDS", "env bash -c TEXT", "xargs sh -c
 	// TEXT"), nil when none is seen. It is read widely: a reader follows
@@ -353,6 +356,9 @@ type Redir struct {
 	Heredoc *Word
 
 	op syntax.RedirOperator
+	// at is how many of its statement's inside statements come before
+	// it: see [Form.Events].
+	at int
 }
 
 // Writes reports a redirect that opens its target for writing: >, >>,
@@ -465,6 +471,8 @@ func buildForm(s *Script) (out *Form) {
 }
 
 type builder struct {
+	// inside gathers the statements of the one being built.
+	inside  *insideList
 	src     string
 	owner   *Script
 	nodes   int
@@ -498,16 +506,24 @@ func (b *builder) stmts(list []*syntax.Stmt, depth int) []*Stmt {
 func (b *builder) stmt(st *syntax.Stmt, depth int) *Stmt {
 	b.nodes++
 	span, text := b.span(st)
+	outer := b.inside
+	defer func() { b.inside = outer }()
 	switch {
 	case depth > MaxFormDepth:
 		msg := fmt.Sprintf("nesting deeper than %d levels", MaxFormDepth)
 		b.fail(msg)
-		return &Stmt{Kind: KindUnknown, Span: span, Text: text}
+		n := &Stmt{Kind: KindUnknown, Span: span, Text: text}
+		outer.add(n)
+		return n
 	case b.nodes > MaxFormNodes:
 		msg := fmt.Sprintf("more than %d nodes", MaxFormNodes)
 		b.fail(msg)
-		return &Stmt{Kind: KindUnknown, Span: span, Text: text}
+		n := &Stmt{Kind: KindUnknown, Span: span, Text: text}
+		outer.add(n)
+		return n
 	}
+	in := &insideList{}
+	b.inside = in
 	n := b.command(st.Cmd, depth)
 	n.Span, n.Text = span, text
 	n.Background = st.Background || st.Coprocess
@@ -517,9 +533,24 @@ func (b *builder) stmt(st *syntax.Stmt, depth int) *Stmt {
 		n.Kind, n.Unknown = KindUnknown, "zsh's &!"
 	}
 	for _, r := range st.Redirs {
-		n.Redirs = append(n.Redirs, b.redir(r, depth))
+		at := len(in.stmts)
+		rd := b.redir(r, depth)
+		rd.at = at
+		n.Redirs = append(n.Redirs, rd)
 	}
+	n.inside = in.stmts
+	outer.add(n)
 	return n
+}
+
+// insideList gathers the statements built directly inside one, in the
+// order they are built, which is the tree's.
+type insideList struct{ stmts []*Stmt }
+
+func (l *insideList) add(s *Stmt) {
+	if l != nil {
+		l.stmts = append(l.stmts, s)
+	}
 }
 
 func (b *builder) redir(r *syntax.Redirect, depth int) *Redir {
@@ -591,7 +622,7 @@ func (b *builder) command(c syntax.Command, depth int) *Stmt {
 			}
 		case *syntax.CStyleLoop:
 			// for ((i=$(id); ...)): its arithmetic runs substitutions.
-			n.Substs, n.Inner = b.inside(l, depth), b.inner(l)
+			n.Substs, n.Inner = b.insideOf(l, depth), b.inner(l)
 		default:
 			b.unknown = true
 			n.Kind, n.Unknown = KindUnknown, fmt.Sprintf("%T", l)
@@ -602,7 +633,7 @@ func (b *builder) command(c syntax.Command, depth int) *Stmt {
 		n := &Stmt{Kind: KindCase, Args: []*Word{b.word(c.Word, depth)}}
 		for _, item := range c.Items {
 			for _, p := range item.Patterns {
-				n.Substs = append(n.Substs, b.inside(p, depth)...)
+				n.Substs = append(n.Substs, b.insideOf(p, depth)...)
 				n.Inner = append(n.Inner, b.bare(p))
 			}
 			n.Children = append(n.Children, b.stmts(item.Stmts, depth+1)...)
@@ -615,9 +646,9 @@ func (b *builder) command(c syntax.Command, depth int) *Stmt {
 		}
 		return n
 	case *syntax.ArithmCmd:
-		return &Stmt{Kind: KindArith, Substs: b.inside(c, depth), Inner: b.inner(c)}
+		return &Stmt{Kind: KindArith, Substs: b.insideOf(c, depth), Inner: b.inner(c)}
 	case *syntax.TestClause:
-		return &Stmt{Kind: KindTest, Substs: b.inside(c, depth), Inner: b.inner(c)}
+		return &Stmt{Kind: KindTest, Substs: b.insideOf(c, depth), Inner: b.inner(c)}
 	case *syntax.DeclClause:
 		n := &Stmt{Kind: KindDecl, Name: c.Variant.Value}
 		for _, a := range c.Args {
@@ -625,7 +656,7 @@ func (b *builder) command(c syntax.Command, depth int) *Stmt {
 		}
 		return n
 	case *syntax.LetClause:
-		return &Stmt{Kind: KindLet, Substs: b.inside(c, depth), Inner: b.inner(c)}
+		return &Stmt{Kind: KindLet, Substs: b.insideOf(c, depth), Inner: b.inner(c)}
 	case *syntax.TimeClause:
 		n := &Stmt{Kind: KindTime}
 		if c.Stmt != nil {
@@ -656,14 +687,15 @@ func (b *builder) assign(a *syntax.Assign, depth int) *Assign {
 	switch {
 	case a.Array != nil || a.Index != nil:
 		out.Array = true
+		// In the tree's order: the value, the index, the elements.
 		if a.Value != nil {
 			out.Value = b.word(a.Value, depth)
 		}
 		if a.Index != nil {
-			out.Substs, out.Elems = b.inside(a.Index, depth), b.inner(a.Index)
+			out.Substs, out.Elems = b.insideOf(a.Index, depth), b.inner(a.Index)
 		}
 		if a.Array != nil {
-			out.Substs = append(out.Substs, b.inside(a.Array, depth)...)
+			out.Substs = append(out.Substs, b.insideOf(a.Array, depth)...)
 			out.Elems = append(out.Elems, b.inner(a.Array)...)
 		}
 	case a.Value != nil:
@@ -684,13 +716,13 @@ func (b *builder) word(word *syntax.Word, depth int) *Word {
 			case *syntax.DblQuoted:
 				visit(p.Parts)
 			case *syntax.ParamExp:
-				out.Substs = append(out.Substs, b.inside(p, depth)...)
+				out.Substs = append(out.Substs, b.insideOf(p, depth)...)
 			case *syntax.CmdSubst, *syntax.ProcSubst:
 				out.Substs = append(out.Substs, b.subst(p, depth))
 			case *syntax.ArithmExp:
 				span, text := b.span(p)
 				out.Substs = append(out.Substs, &Subst{Kind: "$((...))", Span: span, Text: text})
-				out.Substs = append(out.Substs, b.inside(p, depth)...)
+				out.Substs = append(out.Substs, b.insideOf(p, depth)...)
 			}
 		}
 	}
@@ -748,7 +780,7 @@ func (b *builder) subst(n syntax.Node, depth int) *Subst {
 // inside finds the command and process substitutions inside a node that
 // is not a word (a parameter or arithmetic expansion, a test clause, a
 // case pattern: ${x:-$(id)}, $(( $(id) + 1 ))).
-func (b *builder) inside(n syntax.Node, depth int) []*Subst {
+func (b *builder) insideOf(n syntax.Node, depth int) []*Subst {
 	var out []*Subst
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n.(type) {
@@ -850,6 +882,46 @@ func (s *Stmt) all(yield func(*Stmt) bool) bool {
 	}
 	for _, r := range s.Redirs {
 		if !word(r.Target) || !word(r.Heredoc) {
+			return false
+		}
+	}
+	return true
+}
+
+// Events visits the form's statements and redirects in the order the
+// syntax tree holds them, which is the order a walk of the tree meets
+// them: a statement (r nil), then the statements inside it (those of
+// its words' substitutions, its bodies), then each of its redirects (s
+// its statement) followed by the statements of that redirect's own
+// substitutions. A reader whose result depends on the order (the
+// collector's list of commands) reads it here.
+func (f *Form) Events() iter.Seq2[*Stmt, *Redir] {
+	return func(yield func(*Stmt, *Redir) bool) {
+		for _, s := range f.Stmts {
+			if !s.events(yield) {
+				return
+			}
+		}
+	}
+}
+
+func (s *Stmt) events(yield func(*Stmt, *Redir) bool) bool {
+	if !yield(s, nil) {
+		return false
+	}
+	r := 0
+	for i, c := range s.inside {
+		for ; r < len(s.Redirs) && s.Redirs[r].at <= i; r++ {
+			if !yield(s, s.Redirs[r]) {
+				return false
+			}
+		}
+		if !c.events(yield) {
+			return false
+		}
+	}
+	for ; r < len(s.Redirs); r++ {
+		if !yield(s, s.Redirs[r]) {
 			return false
 		}
 	}

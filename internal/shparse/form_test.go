@@ -271,8 +271,9 @@ var formSeeds = []string{
 
 // checkFormSeesEveryCommand: a complete form holds a simple command for
 // every command of the tree and a redirect for every redirect, wherever
-// the tree holds them (the form is where the layers look; a command it
-// left out would be judged by none of them).
+// the tree holds them, and Events visits them in the tree's order (the
+// form is where the layers look; a command it left out would be judged
+// by none of them).
 func checkFormSeesEveryCommand(t *testing.T, text string) {
 	s := Of(text)
 	if s.Err != nil {
@@ -282,24 +283,45 @@ func checkFormSeesEveryCommand(t *testing.T, text string) {
 	if !f.Complete() {
 		return
 	}
-	calls, redirs := 0, 0
+	var tree []string
 	for n := range syntax.Preorder(s.File) {
-		switch n.(type) {
+		switch n := n.(type) {
 		case *syntax.CallExpr:
-			calls++
+			var ws []string
+			for _, w := range n.Args {
+				ws = append(ws, text[w.Pos().Offset():w.End().Offset()])
+			}
+			tree = append(tree, "command "+strings.Join(ws, " "))
 		case *syntax.Redirect:
-			redirs++
+			tree = append(tree, "redirect "+text[n.Pos().Offset():n.End().Offset()])
 		}
 	}
-	fcalls, fredirs := 0, 0
+	var form []string
+	for st, r := range f.Events() {
+		switch {
+		case r != nil:
+			form = append(form, "redirect "+r.Text)
+		case st.Kind == KindCall && (len(st.Args) > 0 || len(st.Assigns) > 0):
+			var ws []string
+			for _, w := range st.Args {
+				ws = append(ws, w.Text)
+			}
+			form = append(form, "command "+strings.Join(ws, " "))
+		}
+	}
+	if strings.Join(tree, "\n") != strings.Join(form, "\n") {
+		t.Errorf("%q: the tree holds, in order:\n%s\nthe form:\n%s", text, strings.Join(tree, "\n"), strings.Join(form, "\n"))
+	}
+	// Events and All visit the same statements.
+	all := 0
 	for st := range f.All() {
 		if st.Kind == KindCall && (len(st.Args) > 0 || len(st.Assigns) > 0) {
-			fcalls++
+			all++
 		}
-		fredirs += len(st.Redirs)
+		all += len(st.Redirs)
 	}
-	if calls != fcalls || redirs != fredirs {
-		t.Errorf("%q: the tree has %d commands and %d redirects, the form %d and %d", text, calls, redirs, fcalls, fredirs)
+	if all != len(form) {
+		t.Errorf("%q: All visits %d commands and redirects, Events %d", text, all, len(form))
 	}
 }
 
