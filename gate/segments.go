@@ -59,6 +59,8 @@ func collect(s *shparse.Script, text string, f *syntax.File, subst ...func(strin
 		limit = "tilde " + c.tilde
 	case c.state != "":
 		limit = "state " + c.state
+	case c.unread != "":
+		limit = "unread " + c.unread
 	case len(c.out) >= MaxSegments:
 		limit = "segments"
 	default:
@@ -92,6 +94,10 @@ func incomplete(segs [][]string, limit string) Reason {
 	if st, ok := strings.CutPrefix(limit, "state "); ok {
 		return Reason{Check: CheckText, Match: st,
 			Message: fmt.Sprintf("the text changes how bash reads the words after it: %s, which agentgate does not follow", st)}
+	}
+	if u, ok := strings.CutPrefix(limit, "unread "); ok {
+		return Reason{Check: CheckText, Match: u,
+			Message: fmt.Sprintf("agentgate does not read all of the text (%s), so the rules saw only part of it", u)}
 	}
 	if limit == "bytes" {
 		return Reason{Check: CheckText, Match: fmt.Sprintf("%d bytes of words", n),
@@ -132,6 +138,8 @@ type collector struct {
 	// tilde is a word whose "~" bash reads otherwise than the gate
 	// (unreadTilde)
 	tilde string
+	// unread is why a text's form does not say all of it
+	unread string
 	// subst puts the text's own static assignments into a text eval
 	// runs ("x='rm -rf ~'; eval \"$x\""); nil leaves it as it is.
 	subst func(string) string
@@ -160,11 +168,16 @@ func (c *collector) file(text string, f *syntax.File, depth int) {
 			c.full, c.state = true, st
 		} else if name := namedState(text); name != "" {
 			c.full, c.state = true, name+" (a variable that changes how words are read, or where cd and ~ lead, named other than as a plain read)"
-		} else if t := unreadTilde(f); t != "" {
+		} else if t := unreadTilde(c.script.Of(text).Form()); t != "" {
 			c.full, c.tilde = true, t
 		}
 	}
-	segs, overBudget := parsedSegments(text, f)
+	segs, overBudget, unread := parsedSegments(c.script.Of(text))
+	if unread != "" && c.unread == "" {
+		// What the form cannot say is not collected: the text is judged
+		// incomplete, a sticky ask.
+		c.full, c.unread = true, unread
+	}
 	if overBudget {
 		// A brace expansion past its budget was not expanded: its words
 		// are not all seen ("rm -rf {x{1..2000},~}"), so the text is
@@ -836,23 +849,33 @@ func decodeEscapes(s string) string {
 	return b.String()
 }
 
-// parsedSegments walks the bash parse of text. A word that is not static
-// is kept as its source text. Nothing is returned when text does not parse;
-// splitSegments covers that case.
-func parsedSegments(text string, f *syntax.File) (out [][]string, overBudget bool) {
+// parsedSegments reads the form of a text: every simple command's words
+// and every redirect's target, in the order the tree holds them. A word
+// that is not static is kept as its template or its source text.
+// Nothing is returned for a text that does not parse; splitSegments
+// covers that case. unread is why the form does not say all of the text
+// ("" when it does).
+func parsedSegments(sc *shparse.Script) (out [][]string, overBudget bool, unread string) {
 	defer func() {
 		if recover() != nil {
 			out = nil
 		}
 	}()
-	if f == nil {
-		return nil, false
+	if sc.Err != nil {
+		return nil, false, ""
 	}
-	words := func(ws []*syntax.Word) []string {
+	f := sc.Form()
+	if !f.Complete() {
+		unread = f.Err
+		if unread == "" {
+			unread = "a construct it does not know"
+		}
+	}
+	words := func(ws []*shparse.Word) []string {
 		var argv []string
 		for _, w := range ws {
-			if _, static := shparse.Static(w); static {
-				fields, err := shparse.Fields(w)
+			if w.Dynamic() == "" {
+				fields, err := w.Fields()
 				if err == nil && len(fields) > 0 {
 					argv = append(argv, fields...)
 					continue
@@ -860,27 +883,25 @@ func parsedSegments(text string, f *syntax.File) (out [][]string, overBudget boo
 				var be *BudgetError
 				overBudget = overBudget || errors.As(err, &be)
 			}
-			if t, ok := shparse.Template(w); ok {
+			if t, ok := w.Template(); ok {
 				argv = append(argv, t)
 				continue
 			}
-			argv = append(argv, text[w.Pos().Offset():w.End().Offset()])
+			argv = append(argv, w.Text)
 		}
 		return argv
 	}
-	for n := range syntax.Preorder(f) {
-		switch n := n.(type) {
-		case *syntax.CallExpr:
-			out = append(out, words(n.Args))
-		case *syntax.Redirect:
+	for st, r := range f.Events() {
+		switch {
+		case r == nil && st.Kind == shparse.KindCall && (len(st.Args) > 0 || len(st.Assigns) > 0):
+			out = append(out, words(st.Args))
+		case r != nil && r.Target != nil:
 			// A redirect's target is a path the shell opens: it is
 			// judged with the words ("> $HOME/.bashrc").
-			if n.Word != nil {
-				out = append(out, words([]*syntax.Word{n.Word}))
-			}
+			out = append(out, words([]*shparse.Word{r.Target}))
 		}
 	}
-	return out, overBudget
+	return out, overBudget, unread
 }
 
 // splitSegments splits text on every operator character and then on white

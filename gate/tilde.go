@@ -3,8 +3,6 @@ package gate
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/agentgate/agentgate/internal/shparse"
 )
 
@@ -28,52 +26,22 @@ import (
 //
 // A text holding one is judged incomplete: a sticky ask. "HEAD~1" and
 // "a/~/b" hold no path the gate reads from a tilde, and pass.
-func unreadTilde(f *syntax.File) string {
-	found := ""
-	check := func(w *syntax.Word) {
-		if w == nil || found != "" {
-			return
+func unreadTilde(form *shparse.Form) string {
+	for w := range form.Words() {
+		if w.Dynamic() != "" {
+			continue // not judged from its value: asked elsewhere
 		}
-		if _, static := shparse.Static(w); !static {
-			return // not judged from its value: asked elsewhere
-		}
-		fields, err := shparse.Fields(w)
+		fields, err := w.Fields()
 		if err != nil {
-			return
+			continue
 		}
 		for _, v := range fields {
 			for _, c := range append([]string{v}, PathCandidates(v)...) {
-				if strings.HasPrefix(c, "~") && (c != v || len(fields) != 1 || !homeTilde(w)) {
-					found = wordText(w)
-					return
+				if strings.HasPrefix(c, "~") && (c != v || len(fields) != 1 || !w.HomeTilde()) {
+					return wordText(w)
 				}
 			}
 		}
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.Redirect:
-			check(n.Word)
-			return false // a heredoc's body is no path
-		case *syntax.Word:
-			check(n)
-		}
-		return found == ""
-	})
-	return found
-}
-
-// homeTilde reports whether bash expands w's leading tilde to the home or
-// the working directory, as the gate reads it: w starts with an unquoted
-// "~" or "~+" that ends the word or is followed by an unquoted "/".
-func homeTilde(w *syntax.Word) bool {
-	if len(w.Parts) == 0 {
-		return false
-	}
-	lit, ok := w.Parts[0].(*syntax.Lit)
-	if !ok {
-		return false
-	}
-	prefix, _, slash := strings.Cut(lit.Value, "/")
-	return (prefix == "~" || prefix == "~+") && (slash || len(w.Parts) == 1)
+	return ""
 }

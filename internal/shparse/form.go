@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"path"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -284,6 +285,22 @@ func (w *Word) Params() []Param {
 		return true
 	})
 	return out
+}
+
+// HomeTilde reports whether bash expands the word's leading tilde to the
+// home or the working directory: the word starts with an unquoted "~" or
+// "~+" that ends it or is followed by an unquoted "/" (gate.unreadTilde
+// asks about every other "~" a path may start with).
+func (w *Word) HomeTilde() bool {
+	if w.w == nil || len(w.w.Parts) == 0 {
+		return false
+	}
+	lit, ok := w.w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	prefix, _, slash := strings.Cut(lit.Value, "/")
+	return (prefix == "~" || prefix == "~+") && (slash || len(w.w.Parts) == 1)
 }
 
 // Starts are the unquoted literal texts the word and the words nested in
