@@ -779,7 +779,7 @@ func forkBomb(s *shparse.Script, text string) (name string, ok bool, unread stri
 // "env sh -c ...", "eval ...": [shparse.Stmt.Nested]).
 func forkBombIn(s *shparse.Script, text string) (name string, ok bool, unread string) {
 	sc := s.Of(text)
-	if sc.Err != nil {
+	if sc.File == nil {
 		if c := strings.ReplaceAll(text, " ", ""); strings.Contains(c, ":(){:|:&};:") {
 			return ":", true, ""
 		}
@@ -789,7 +789,7 @@ func forkBombIn(s *shparse.Script, text string) (name string, ok bool, unread st
 	spawns := map[string]bool{}
 	var collect func(f *shparse.Form, depth int)
 	collect = func(f *shparse.Form, depth int) {
-		if !f.Complete() && unread == "" {
+		if f.Unknown && unread == "" {
 			unread = f.Err
 			if unread == "" {
 				unread = "a construct it does not know"

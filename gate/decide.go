@@ -86,9 +86,8 @@ func Decide(req Request) (d Decision) {
 	// One Script for the text, which every reader below is handed: its
 	// parse and its form are made once.
 	req.Script = req.Script.Of(req.Text)
-	file, perr := req.Script.For(req.Text)
 	req.Paths.flow = readFlow(req.Script, req.Paths)
-	segs, limit := collect(req.Script, req.Text, file, req.Paths.substitute)
+	segs, limit := collect(req.Script, req.Text, req.Paths.substitute)
 	segs = withVarsExpanded(segs, req.Paths)
 	complete := limit == ""
 	defer func() {
@@ -125,8 +124,8 @@ func Decide(req Request) (d Decision) {
 		// 'git config core.pager x'") still makes the ask sticky, which
 		// bypass mode does not run.
 		psegs := segs
-		if perr == nil && file != nil && d.verdict == Allow {
-			if p, ok := parsedSegments0(req.Script, req.Text, file); ok {
+		if req.Script.Err == nil && d.verdict == Allow {
+			if p, ok := parsedSegments0(req.Script, req.Text); ok {
 				psegs = withoutBracket(p)
 				if len(req.Argv) > 0 {
 					psegs = append([][]string{req.Argv}, psegs...)

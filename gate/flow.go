@@ -47,7 +47,7 @@ const maxFlowDirs = 64
 // -lc", eval, trap: [shparse.Stmt.Nested]). It returns nil when the text
 // does neither, so that the common case costs nothing more.
 func readFlow(s *shparse.Script, p Paths) (fl *textFlow) {
-	if s.Err != nil {
+	if s.File == nil {
 		return nil
 	}
 	defer func() {
@@ -68,10 +68,10 @@ func readFlow(s *shparse.Script, p Paths) (fl *textFlow) {
 // form reads a form's statements in the order bash meets them: a
 // statement, then its assignments and words (with the statements of
 // their substitutions), its bodies, and last its redirects. A form that
-// cannot say all of its text leaves every directory and the names it
-// could not read unknown.
+// leaves out a statement the parse holds leaves every directory and
+// variable unknown.
 func (fl *textFlow) form(p Paths, f *shparse.Form, depth int) {
-	if !f.Complete() {
+	if f.Unknown {
 		fl.cd, fl.dirUnknown = true, true
 		fl.unknown[""] = true
 	}

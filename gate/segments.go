@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/internal/shparse"
 )
@@ -43,12 +41,12 @@ const maxWrapperWords = 6
 // wrappers (sudo, env, xargs ...) and directories stripped from the front.
 // limit names the bound that was reached when some were not collected:
 // "braces", "segments" or "bytes" ("" when none).
-func collect(s *shparse.Script, text string, f *syntax.File, subst ...func(string) string) (segs [][]string, limit string) {
+func collect(s *shparse.Script, text string, subst ...func(string) string) (segs [][]string, limit string) {
 	c := collector{script: s, parses: 1, raw: true}
 	if len(subst) > 0 {
 		c.subst = subst[0]
 	}
-	c.file(text, f, 0)
+	c.file(text, 0)
 	switch {
 	case !c.full:
 	case c.braces:
@@ -113,9 +111,9 @@ func incomplete(segs [][]string, limit string) Reason {
 // deny and ask rules, where reading more words only asks more; for paths
 // it reads a quoted pattern's "class .*(" as a word ".*" that could name
 // ~/.bashrc.
-func parsedSegments0(s *shparse.Script, text string, f *syntax.File) (segs [][]string, complete bool) {
+func parsedSegments0(s *shparse.Script, text string) (segs [][]string, complete bool) {
 	c := collector{script: s, parses: 1}
-	c.file(text, f, 0)
+	c.file(text, 0)
 	return c.out, !c.full
 }
 
@@ -153,26 +151,26 @@ func (c *collector) text(text string, depth int) {
 		return
 	}
 	c.parses++
-	f, _ := c.script.For(text)
-	c.file(text, f, depth)
+	c.file(text, depth)
 }
 
-// file collects from text and its parse (nil when it does not parse).
-func (c *collector) file(text string, f *syntax.File, depth int) {
-	if f != nil && c.escape == "" && c.state == "" && c.tilde == "" {
-		if e := shparse.UnreadableEscape(f); e != "" {
+// file collects from text, read through its form (see [shparse.Form]).
+func (c *collector) file(text string, depth int) {
+	sc := c.script.Of(text)
+	if sc.File != nil && c.escape == "" && c.state == "" && c.tilde == "" {
+		if e := shparse.UnreadableEscape(sc.File); e != "" {
 			// Its word is not read as bash reads it ($'\x{2e}env' is
 			// .env to bash): the text is judged incomplete, a sticky ask.
 			c.full, c.escape = true, e
-		} else if st := shellState(c.script.Of(text).Form()); st != "" {
+		} else if st := shellState(sc.Form()); st != "" {
 			c.full, c.state = true, st
 		} else if name := namedState(text); name != "" {
 			c.full, c.state = true, name+" (a variable that changes how words are read, or where cd and ~ lead, named other than as a plain read)"
-		} else if t := unreadTilde(c.script.Of(text).Form()); t != "" {
+		} else if t := unreadTilde(sc.Form()); t != "" {
 			c.full, c.tilde = true, t
 		}
 	}
-	segs, overBudget, unread := parsedSegments(c.script.Of(text))
+	segs, overBudget, unread := parsedSegments(sc)
 	if unread != "" && c.unread == "" {
 		// What the form cannot say is not collected: the text is judged
 		// incomplete, a sticky ask.
@@ -188,7 +186,7 @@ func (c *collector) file(text string, f *syntax.File, depth int) {
 		c.add(argv, depth, 0)
 	}
 	if depth < maxNesting {
-		texts, argvs := feeds(text, f)
+		texts, argvs := feeds(sc.Form())
 		for _, argv := range argvs {
 			c.add(argv, depth, 0)
 		}
@@ -196,7 +194,7 @@ func (c *collector) file(text string, f *syntax.File, depth int) {
 			c.text(t, depth+1)
 		}
 	}
-	if !c.raw && f != nil {
+	if !c.raw && sc.File != nil {
 		return
 	}
 	for _, argv := range splitSegments(text) {
@@ -392,21 +390,16 @@ func runsText(argv []string) (string, bool) { return shparse.RunsText(argv) }
 // literal input (a here-string, a here-document, echo or printf of static
 // words) is known; any other input leaves xargs' targets unknown, which
 // the catastrophic scan makes an ask of its own.
-func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
-	if f == nil {
-		return nil, nil
-	}
-	static := shparse.Values
+func feeds(f *shparse.Form) (texts []string, argvs [][]string) {
 	// feed hands input to the shell or xargs st runs; words is what
 	// xargs reads of it when that differs (quoted "~" and "$" reach it
 	// as they are: xargs expands nothing, so "echo '~' | xargs rm -rf"
 	// removes a file named ~, not the home).
-	feed := func(st *syntax.Stmt, input string, xargsWords ...string) {
-		call, ok := st.Cmd.(*syntax.CallExpr)
-		if !ok {
+	feed := func(st *shparse.Stmt, input string, xargsWords ...string) {
+		if st.Kind != shparse.KindCall {
 			return
 		}
-		argv, ok := static(call.Args)
+		argv, ok := st.Argv()
 		if !ok || len(argv) == 0 {
 			return
 		}
@@ -452,97 +445,94 @@ func feeds(text string, f *syntax.File) (texts []string, argvs [][]string) {
 	// produced is what a literal echo or printf prints: every reading of
 	// it (printf's escapes decoded and its %s filled in, echo's both
 	// ways: dash's echo decodes escapes), each judged.
-	produced := func(c *syntax.CallExpr) []string {
-		argv, ok := static(c.Args)
-		if !ok || len(argv) == 0 {
+	produced := func(c *shparse.Stmt) []string {
+		argv, ok := c.Argv()
+		if c.Kind != shparse.KindCall || !ok || len(argv) == 0 {
 			return nil
 		}
 		return printed(argv)
 	}
-	// procText is what a process substitution <(echo ...) produces.
-	procText := func(w *syntax.Word) []string {
-		if w == nil || len(w.Parts) != 1 {
+	// procText is what a word that is one process substitution
+	// <(echo ...) produces.
+	procText := func(w *shparse.Word) []string {
+		if w == nil || len(w.Substs) != 1 {
 			return nil
 		}
-		ps, ok := w.Parts[0].(*syntax.ProcSubst)
-		if !ok || ps.Op != syntax.CmdIn || len(ps.Stmts) != 1 {
+		ps := w.Substs[0]
+		if ps.Kind != "<(...)" || ps.Text != w.Text || len(ps.Stmts) != 1 {
 			return nil
 		}
-		if c, ok := ps.Stmts[0].Cmd.(*syntax.CallExpr); ok {
-			return produced(c)
-		}
-		return nil
+		return produced(ps.Stmts[0])
 	}
-	for n := range syntax.Preorder(f) {
-		switch n := n.(type) {
-		case *syntax.CallExpr:
+	for n, r := range f.Events() {
+		if r != nil {
+			continue
+		}
+		for _, r := range n.Redirs {
+			switch r.Op {
+			case "<":
+				// "sh < <(echo ...)"
+				for _, t := range procText(r.Target) {
+					feed(n, t)
+				}
+			case "<<<":
+				if w := r.Target; w != nil && w.Static {
+					feed(n, w.Value, literalWords(w, w.Value)...)
+				} else if w != nil {
+					// "bash <<< \"rm -rf $HOME\"": the text with its
+					// quotes, which the shell's parse of it removes.
+					raw := w.Text
+					if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+						raw = raw[1 : len(raw)-1]
+					}
+					feed(n, raw)
+				}
+			case "<<", "<<-":
+				if r.Heredoc != nil {
+					body := r.Heredoc.Text
+					// No tilde expansion in a here-document; no
+					// expansion at all under a quoted delimiter.
+					quoted := r.Target != nil && r.Target.Lit() == ""
+					var lit []string
+					for _, w := range strings.Fields(body) {
+						lit = append(lit, literalField(w, quoted))
+					}
+					feed(n, body, lit...)
+				}
+			}
+		}
+		switch n.Kind {
+		case shparse.KindCall:
 			// ". <(echo ...)", "source <(printf ...)", "sh <(echo ...)"
 			// run what the substitution prints.
 			if len(n.Args) >= 2 {
-				if prog, ok := shparse.Value(n.Args[0]); ok && (prog == "." || prog == "source" || isShell(prog)) {
+				if prog := n.Args[0]; prog.Static && (prog.Value == "." || prog.Value == "source" || isShell(prog.Value)) {
 					for _, w := range n.Args[1:] {
 						texts = append(texts, procText(w)...)
 					}
 				}
 			}
-		case *syntax.Stmt:
-			for _, r := range n.Redirs {
-				switch r.Op {
-				case syntax.RdrIn:
-					// "sh < <(echo ...)"
-					for _, t := range procText(r.Word) {
-						feed(n, t)
-					}
-				case syntax.WordHdoc:
-					if v, ok := shparse.Value(r.Word); ok {
-						feed(n, v, literalWords(r.Word, v)...)
-					} else if r.Word != nil {
-						// "bash <<< \"rm -rf $HOME\"": the text with its
-						// quotes, which the shell's parse of it removes.
-						raw := text[r.Word.Pos().Offset():r.Word.End().Offset()]
-						if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
-							raw = raw[1 : len(raw)-1]
-						}
-						feed(n, raw)
-					}
-				case syntax.Hdoc, syntax.DashHdoc:
-					if r.Hdoc != nil {
-						body := text[r.Hdoc.Pos().Offset():r.Hdoc.End().Offset()]
-						// No tilde expansion in a here-document; no
-						// expansion at all under a quoted delimiter.
-						quoted := r.Word != nil && r.Word.Lit() == ""
-						var lit []string
-						for _, w := range strings.Fields(body) {
-							lit = append(lit, literalField(w, quoted))
-						}
-						feed(n, body, lit...)
-					}
-				}
-			}
-		case *syntax.BinaryCmd:
-			if n.Op != syntax.Pipe && n.Op != syntax.PipeAll {
+		case shparse.KindPipe, shparse.KindPipeAll:
+			x := n.Children[0]
+			if x.Kind != shparse.KindCall {
 				continue
 			}
-			call, ok := n.X.Cmd.(*syntax.CallExpr)
-			if !ok {
-				continue
-			}
-			argv, ok := static(call.Args)
+			argv, ok := x.Argv()
 			if !ok || len(argv) == 0 {
 				continue
 			}
 			switch path.Base(argv[0]) {
 			case "echo", "printf":
-				lit := make([]string, len(call.Args))
-				for i, w := range call.Args {
+				lit := make([]string, len(x.Args))
+				for i, w := range x.Args {
 					lit[i] = strings.Join(literalWords(w, argv[i]), " ")
 				}
 				litPrinted := printed(lit)
 				for k, t := range printed(argv) {
 					if k < len(litPrinted) {
-						feed(n.Y, t, strings.Fields(litPrinted[k])...)
+						feed(n.Children[1], t, strings.Fields(litPrinted[k])...)
 					} else {
-						feed(n.Y, t)
+						feed(n.Children[1], t)
 					}
 				}
 			}
@@ -719,12 +709,8 @@ func scriptRun(c *shparse.Stmt, written map[string]bool) string {
 // word was quoted or escaped, its "~" and "$" are characters of a name
 // (spelled "./~" and "_" so that no check reads them as the home or a
 // variable); an unquoted "~" was the shell's to expand, and stays.
-func literalWords(w *syntax.Word, v string) []string {
-	plain := w != nil && len(w.Parts) == 1
-	if plain {
-		lit, ok := w.Parts[0].(*syntax.Lit)
-		plain = ok && !strings.Contains(lit.Value, `\`)
-	}
+func literalWords(w *shparse.Word, v string) []string {
+	plain := w != nil && w.Lit() != "" && w.Text == w.Lit() && !strings.Contains(w.Lit(), `\`)
 	var out []string
 	for _, f := range strings.Fields(v) {
 		if plain {
@@ -852,20 +838,20 @@ func decodeEscapes(s string) string {
 // parsedSegments reads the form of a text: every simple command's words
 // and every redirect's target, in the order the tree holds them. A word
 // that is not static is kept as its template or its source text.
-// Nothing is returned for a text that does not parse; splitSegments
-// covers that case. unread is why the form does not say all of the text
-// ("" when it does).
+// A text that does not parse gives what the parser read before the
+// error; splitSegments covers the rest. unread is why the form leaves
+// out a statement the parse holds ("" when it does not).
 func parsedSegments(sc *shparse.Script) (out [][]string, overBudget bool, unread string) {
 	defer func() {
 		if recover() != nil {
 			out = nil
 		}
 	}()
-	if sc.Err != nil {
+	if sc.File == nil {
 		return nil, false, ""
 	}
 	f := sc.Form()
-	if !f.Complete() {
+	if f.Unknown {
 		unread = f.Err
 		if unread == "" {
 			unread = "a construct it does not know"

@@ -253,7 +253,7 @@ func cdTarget(req Request) string {
 		return ""
 	}
 	sc := req.Script.Of(req.Text)
-	if sc.Err != nil {
+	if sc.File == nil {
 		return ""
 	}
 	f := sc.Form()

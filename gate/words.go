@@ -48,9 +48,10 @@ func (a Arg) globbed() bool { return a.Expands == "glob" || a.Expands == "brace"
 // after expansion: no variable, substitution, glob or brace (a tilde
 // expands to one word). Only then are the catalogue's pattern and string
 // operands sure to be in the positions the program receives them. A form
-// that cannot say all of its text is not literal.
+// that leaves out a statement the parse holds is not literal; one of a
+// text that does not parse is read as far as it parsed.
 func literalFile(f *shparse.Form) bool {
-	if !f.Complete() {
+	if f.Unknown || len(f.Stmts) == 0 && f.Err != "" {
 		return false
 	}
 	for w := range f.Words() {

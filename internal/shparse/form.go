@@ -33,9 +33,11 @@ type Form struct {
 	// Stmts are the top-level statements, run one after the other.
 	Stmts []*Stmt
 	// Err is the parse error or the bound that was reached; "" when the
-	// form holds the whole text.
+	// form holds the whole text. A text that does not parse has the
+	// statements the parser read before the error.
 	Err string
-	// Unknown is true when some statement is of [KindUnknown].
+	// Unknown is true when a statement the parse holds is not in the
+	// form: one of [KindUnknown], or past a bound.
 	Unknown bool
 }
 
@@ -242,6 +244,10 @@ func (w *Word) PlainVars() (names []string, ok bool) {
 	}
 	return names, true
 }
+
+// Lit is the word's text when every part of it is an unquoted literal,
+// backslashes kept; "" otherwise.
+func (w *Word) Lit() string { return w.w.Lit() }
 
 // Quoted reports a word that is exactly one quoted string ('...' or
 // "..."): as a here-document's delimiter, bash expands nothing in the
@@ -475,15 +481,23 @@ func buildForm(s *Script) (out *Form) {
 			out = &Form{Err: fmt.Sprintf("internal error while reading the parse: %v", r), Unknown: true}
 		}
 	}()
-	if s.Err != nil {
-		return &Form{Err: s.Err.Error()}
-	}
 	if s.File == nil {
-		return &Form{Err: "no parse"}
+		msg := "no parse"
+		if s.Err != nil {
+			msg = s.Err.Error()
+		}
+		return &Form{Err: msg}
 	}
+	// A text that does not parse keeps what the parser read of it: the
+	// readers that judged the partial tree (the deny rules, the
+	// catastrophic scan) judge the same statements; Err says the parse
+	// failed, so no reader takes the form for the whole text.
 	b := &builder{src: s.Text, owner: s}
 	out = &Form{Stmts: b.stmts(s.File.Stmts, 0)}
 	out.Err, out.Unknown = b.err, b.unknown
+	if s.Err != nil {
+		out.Err = s.Err.Error()
+	}
 	return out
 }
 

@@ -342,3 +342,15 @@ func FuzzForm(f *testing.F) {
 		checkFormSeesEveryCommand(t, text)
 	})
 }
+
+// TestFormOfPartialParse: a text that does not parse keeps the
+// statements the parser read, and says it did not parse.
+func TestFormOfPartialParse(t *testing.T) {
+	f := Of("export IF\\S=,; X=.env,a; cat $X").Form()
+	if f.Err == "" || f.Complete() {
+		t.Fatalf("a text that does not parse reads as complete: %q", f.Err)
+	}
+	if f.Unknown {
+		t.Error("a parse error is taken for a statement the form left out")
+	}
+}
