@@ -153,24 +153,6 @@ func (s *Stmt) Argv() (argv []string, ok bool) {
 	return argv, true
 }
 
-// Program is the program a simple command runs by its static first word's
-// base name ("/usr/bin/xargs" and "'xargs'" are xargs), "" when none.
-func (s *Stmt) Program() string {
-	if s.Kind != KindCall || len(s.Args) == 0 || !s.Args[0].Static {
-		return ""
-	}
-	return path.Base(s.Args[0].Value)
-}
-
-// Last is the statement whose output a pipe's left side ends with: s
-// itself, or for a pipe the last statement of it.
-func (s *Stmt) Last() *Stmt {
-	for s.Kind == KindPipe || s.Kind == KindPipeAll {
-		s = s.Children[1]
-	}
-	return s
-}
-
 // Word is one word of the text.
 type Word struct {
 	Span Span
@@ -385,7 +367,7 @@ type Redir struct {
 }
 
 // Writes reports a redirect that opens its target for writing: >, >>,
-// >|, &>, &>>, <> (a descriptor duplication ">&" is not: see Dup).
+// >|, &>, &>>, <> (a descriptor duplication ">&" is not).
 func (r *Redir) Writes() bool {
 	switch r.op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.RdrInOut,
@@ -408,9 +390,6 @@ func (r *Redir) Body() (string, bool) {
 	}
 	return r.Heredoc.w.Lit(), true
 }
-
-// Dup reports a descriptor duplication or close (<&, >&).
-func (r *Redir) Dup() bool { return r.op == syntax.DplIn || r.op == syntax.DplOut }
 
 // Stdin reports a redirect that gives standard input from a file, a
 // here-document or a here-string rather than what a pipe feeds.
