@@ -70,3 +70,17 @@ func TestNestedSubstitutionsStayLinear(t *testing.T) {
 		t.Fatalf("an 8000-deep nest (56 KiB) allocated %d MiB", large>>20)
 	}
 }
+
+// TestSegmentBytesBound: a text whose commands' words pass
+// MaxSegmentBytes within the depth the form reads (each nested "$( )"
+// repeats the text inside it as a word) is asked about whole, stickily,
+// for the bound: the form's depth bound alone would let 24 levels of a
+// 64 KiB text through.
+func TestSegmentBytesBound(t *testing.T) {
+	n := 20
+	text := "echo " + strings.Repeat("$(echo ", n) + strings.Repeat("a", 60<<10) + strings.Repeat(")", n)
+	d := Decide(Request{Text: text, Rules: allowlist.Defaults(), Paths: Paths{Home: "/home/u", Cwd: "/home/u/p"}})
+	if d.Verdict() == Allow || !d.Sticky() || !strings.Contains(d.Primary().Message, "bytes") {
+		t.Fatalf("words past MaxSegmentBytes: %s, sticky %v (%s)", d.Verdict(), d.Sticky(), d.Primary())
+	}
+}
