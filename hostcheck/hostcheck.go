@@ -434,13 +434,15 @@ func (m *model) answer(body []byte) (ctype string, reply []byte) {
 		stop = "tool_use"
 	}
 	m.mu.Unlock()
-	return message(req.Stream, block, stop)
+	return Message(req.Stream, block, stop)
 }
 
-// message is a reply of one content block, streamed as Claude Code asks
-// for it (message_start, the block, message_delta, message_stop) or as
-// one JSON message.
-func message(stream bool, block map[string]any, stop string) (ctype string, reply []byte) {
+// Message is an Anthropic Messages API reply of one content block (a
+// text or a tool_use with its input), streamed as Claude Code asks for it
+// (message_start, the block, message_delta, message_stop) or as one JSON
+// message: its content type and body. The end-to-end tests' stand-in
+// answers with it too.
+func Message(stream bool, block map[string]any, stop string) (ctype string, reply []byte) {
 	msg := map[string]any{"id": "msg_agentgate_live", "type": "message", "role": "assistant", "model": "stand-in",
 		"content": []any{block}, "stop_reason": stop, "stop_sequence": nil,
 		"usage": map[string]any{"input_tokens": 10, "output_tokens": 5}}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agentgate/agentgate/hostcheck"
 )
 
 // A stand-in for a model API: it asks the agent for exactly one shell
@@ -241,33 +243,9 @@ func anthropicAPI(s *standIn, w http.ResponseWriter, r *http.Request, body []byt
 			stop = "tool_use"
 		}
 	}
-	usage := obj{"input_tokens": 10, "output_tokens": 5}
-	msg := obj{"id": "msg_e2e", "type": "message", "role": "assistant", "model": "claude-e2e",
-		"content": []any{block}, "stop_reason": stop, "stop_sequence": nil, "usage": usage}
-	if !req.Stream {
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(msg)
-		return
-	}
-	e := newSSE(w)
-	start := obj{}
-	for k, v := range msg {
-		start[k] = v
-	}
-	start["content"], start["stop_reason"] = []any{}, nil
-	e.event("message_start", obj{"type": "message_start", "message": start})
-	if block["type"] == "text" {
-		e.event("content_block_start", obj{"type": "content_block_start", "index": 0, "content_block": obj{"type": "text", "text": ""}})
-		e.event("content_block_delta", obj{"type": "content_block_delta", "index": 0, "delta": obj{"type": "text_delta", "text": block["text"]}})
-	} else {
-		input, _ := json.Marshal(block["input"])
-		e.event("content_block_start", obj{"type": "content_block_start", "index": 0,
-			"content_block": obj{"type": "tool_use", "id": block["id"], "name": block["name"], "input": obj{}}})
-		e.event("content_block_delta", obj{"type": "content_block_delta", "index": 0, "delta": obj{"type": "input_json_delta", "partial_json": string(input)}})
-	}
-	e.event("content_block_stop", obj{"type": "content_block_stop", "index": 0})
-	e.event("message_delta", obj{"type": "message_delta", "delta": obj{"stop_reason": stop, "stop_sequence": nil}, "usage": obj{"output_tokens": 5}})
-	e.event("message_stop", obj{"type": "message_stop"})
+	ctype, body := hostcheck.Message(req.Stream, block, stop)
+	w.Header().Set("Content-Type", ctype)
+	w.Write(body)
 }
 
 // textOf flattens a tool result's content: a string, or a list of blocks
