@@ -333,9 +333,19 @@ func TestCodexTicketNotReplayed(t *testing.T) {
 	}), func(s *standIn) { s.again = func(string) bool { return s.timesAsked() < 2 } })
 	h := codexHome(w)
 	home.Store(&h)
+	driveReplay(t, w, s, bin, codexAskArgs, &replayed, first, 2)
+}
+
+// driveReplay runs Codex with args through a first call Codex asks about
+// and a second that replays its marked rewrite (replayed, stored by the
+// stand-in), saying yes to each approval, until the stand-in has results
+// results: the approved command (which appends "ran" to made.txt) must
+// have run once, and the replay's exec must have denied.
+func driveReplay(t *testing.T, w *world, s *standIn, bin string, args []string, replayed *atomic.Pointer[string], first string, results int) *ptyRun {
+	t.Helper()
 	clientSlots <- struct{}{}
 	defer func() { <-clientSlots }()
-	r := startCodex(t, w, bin, codexEnv(w), codexAskArgs...)
+	r := startCodex(t, w, bin, codexEnv(w), args...)
 	waitForCodex(t, r, s, codexAsks, 1)
 	r.Send("y")
 	waitForResults(t, r, s, 1)
@@ -344,7 +354,7 @@ func TestCodexTicketNotReplayed(t *testing.T) {
 		t.Fatalf("the transcript holds no marked rewrite of %q", first)
 	}
 	r.Send("y")
-	waitForResults(t, r, s, 2)
+	waitForResults(t, r, s, results)
 	data, _ := os.ReadFile(filepath.Join(w.project, "made.txt"))
 	if got := strings.Count(string(data), "ran\n"); got != 1 {
 		t.Errorf("the approved command ran %d times, want once (the replayed ticket ran it again)\n%s", got, s.summary())
@@ -352,6 +362,7 @@ func TestCodexTicketNotReplayed(t *testing.T) {
 	if res := s.toolResults()[1]; !strings.Contains(res, "agentgate: denied") {
 		t.Errorf("the replayed ticket's exec did not deny: %q", res)
 	}
+	return r
 }
 
 // TestCodexPowerShellIsNotAsked: where a PowerShell is installed, Codex

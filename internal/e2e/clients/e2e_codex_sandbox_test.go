@@ -212,26 +212,8 @@ func TestCodexSandboxTicketNotReplayed(t *testing.T) {
 		return nil
 	}), func(s *standIn) { s.again = func(string) bool { return s.timesAsked() < 3 } })
 	wp.Store(w)
-	clientSlots <- struct{}{}
-	defer func() { <-clientSlots }()
-	r := startCodex(t, w, bin, codexEnv(w), codexSandboxArgs...)
-	waitForCodex(t, r, s, codexAsks, 1)
-	r.Send("y")
-	waitForResults(t, r, s, 1)
-	waitForCodex(t, r, s, codexAsks, 2)
-	if p := replayed.Load(); p == nil || *p == "" {
-		t.Fatalf("the transcript holds no marked rewrite of %q", first)
-	}
-	r.Send("y")
-	waitForResults(t, r, s, 3)
-	data, _ := os.ReadFile(filepath.Join(w.project, "made.txt"))
-	if got := strings.Count(string(data), "ran\n"); got != 1 {
-		t.Errorf("the approved command ran %d times, want once (the replayed ticket ran it again)\n%s", got, s.summary())
-	}
+	r := driveReplay(t, w, s, bin, codexSandboxArgs, &replayed, first, 3)
 	res := s.toolResults()
-	if !strings.Contains(res[1], "agentgate: denied") {
-		t.Errorf("the replayed ticket's exec did not deny: %q", res[1])
-	}
 	if !toldToEscalate(res[2]) || !strings.Contains(res[2], "agentgate approve ") {
 		t.Errorf("the replay that did not ask to leave the sandbox was not denied with an id: %q", res[2])
 	}
