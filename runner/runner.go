@@ -98,11 +98,11 @@ func Exec(p Plan) error {
 // Run starts the command, forwards SIGINT, SIGTERM, SIGHUP and SIGQUIT to
 // it, waits, and returns its exit status (128+N when killed by signal N).
 //
-// A confined command starts through agentgate's sandbox helper, a fresh
-// agentgate process that confines itself and executes the command, so
-// nothing of agentgate's own process is ever in the command's domain (a
-// red team's command, forked from a thread of agentgate confined for it,
-// attached to that thread with ptrace before it ended). Its scratch
+// A confined command is forked from a thread of agentgate confined for
+// it, which then ends ([sandbox.StartConfined]: no second agentgate
+// process starts); a workspace or guarded one, which needs namespaces of
+// its own, starts through agentgate's sandbox helper, a fresh agentgate
+// process that confines itself and executes the command. Its scratch
 // directory is removed when it ends. With a Limit, the command runs in a
 // process group of its own when its standard input is not a terminal
 // (nobody is there to stop it; a terminal's job control needs the group
@@ -111,12 +111,20 @@ func Exec(p Plan) error {
 // SIGTERM and then SIGKILL; Run then returns a [LimitError].
 func Run(p Plan) (int, error) {
 	c := &exec.Cmd{Path: p.Path, Args: p.Argv, Env: p.Env}
-	if p.Sandbox != nil {
+	start := c.Start
+	if p.Sandbox != nil && sandbox.Forkable(*p.Sandbox) {
+		spec := *p.Sandbox
+		start = func() error { return sandbox.StartConfined(c, spec) }
+		if spec.TmpDir != "" {
+			defer os.RemoveAll(spec.TmpDir)
+		}
+	} else if p.Sandbox != nil {
 		self, err := os.Executable()
 		if err != nil {
 			return 0, &NotFoundError{Name: p.Argv[0], Err: err}
 		}
 		c = sandbox.Command(self, *p.Sandbox, p.Path, p.Argv, p.Env)
+		start = c.Start
 		if p.Sandbox.TmpDir != "" {
 			defer os.RemoveAll(p.Sandbox.TmpDir)
 		}
@@ -142,7 +150,7 @@ func Run(p Plan) (int, error) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, Forwarded...)
 	defer signal.Stop(sigs)
-	if err := c.Start(); err != nil {
+	if err := start(); err != nil {
 		if p.Sandbox != nil && p.Sandbox.Guarding() && sandbox.Refused(err) {
 			// The kernel's policy refused the namespaces (unprivileged
 			// user namespaces turned off, as Ubuntu 24.04's AppArmor

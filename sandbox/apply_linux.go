@@ -42,7 +42,11 @@ func Exec(spec Spec, path string, argv, env []string) error {
 // and the program inherits this thread's Landlock domain, seccomp filter,
 // no_new_privs and capabilities. It is meant to be followed at once by
 // execve; it cannot be undone.
-func Apply(spec Spec) error {
+func Apply(spec Spec) error { return apply(spec, false) }
+
+// apply is Apply; forked is set when a child is forked from the thread
+// rather than the thread calling execve (see [StartConfined]).
+func apply(spec Spec, forked bool) error {
 	if !spec.Level.Confined() {
 		return nil
 	}
@@ -72,7 +76,11 @@ func Apply(spec Spec) error {
 		}
 	}
 	if sup.Seccomp {
-		if err := loadFilter(spec.Level, sup.LandlockABI >= signalScopeABI); err != nil {
+		// A command forked from a thread of agentgate shares its Landlock
+		// domain with that thread until the thread ends, and Landlock lets
+		// a domain signal its own: the filter's signal rules stand on every
+		// kernel then, so no signal by pid reaches agentgate.
+		if err := loadFilter(spec.Level, sup.LandlockABI >= signalScopeABI && !forked); err != nil {
 			return fmt.Errorf("sandbox: %w", err)
 		}
 	}

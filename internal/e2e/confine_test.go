@@ -293,6 +293,19 @@ func TestWorkspaceConfinement(t *testing.T) {
 	if out := h.probe("ws", "write", filepath.Join(h.dir, "outside.txt")); !strings.HasPrefix(out, "DENIED") {
 		t.Errorf("a workspace command wrote outside the project: %s", out)
 	}
+	// In a repository, unwatched (as a hook runs it): the project is
+	// writable and its .git is not, which only the helper's namespaces
+	// keep (Landlock grants the whole tree).
+	if err := os.MkdirAll(filepath.Join(h.work, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out := h.probe("ws", "write", filepath.Join(h.work, "built2.txt")); !strings.HasPrefix(out, "OK") {
+		t.Errorf("a workspace command cannot write in a repository's work tree: %s", out)
+	}
+	if out := h.probe("ws", "write-joined", ".gi", "t/hooks/pre-commit"); !strings.HasPrefix(out, "DENIED") {
+		t.Errorf("a workspace command wrote a git hook: %s", out)
+	}
+	os.RemoveAll(filepath.Join(h.work, ".git"))
 	tcp, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
