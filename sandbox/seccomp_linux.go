@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"golang.org/x/net/bpf"
@@ -160,6 +161,8 @@ func unlessTest(r callRule, lo func(int) bpf.Instruction) []bpf.Instruction {
 // there.
 type kernel struct {
 	signalScoped bool
+	// linear leaves out [dispatch] (tests compare the two).
+	linear bool
 }
 
 // filter builds the BPF program for a level: the architecture check, then
@@ -177,6 +180,8 @@ func filter(l Level, k kernel) ([]bpf.RawInstruction, error) {
 		bpf.LoadAbsolute{Off: offNr, Size: 4},
 	}
 	prog = append(prog, foreignABI...)
+	var blocks []bpf.Instruction
+	var ruled []uint32
 	for _, r := range callRules() {
 		if !r.at.has(l) || (r.unscoped && k.signalScoped) {
 			continue
@@ -186,11 +191,53 @@ func filter(l Level, k kernel) ([]bpf.RawInstruction, error) {
 			return nil, err
 		}
 		if ok {
-			prog = append(prog, block(nr, r)...)
+			blocks = append(blocks, block(nr, r)...)
+			ruled = append(ruled, nr)
 		}
 	}
-	prog = append(prog, bpf.RetConstant{Val: retAllow})
+	if !k.linear {
+		prog = append(prog, dispatch(ruled)...)
+	}
+	prog = append(append(prog, blocks...), bpf.RetConstant{Val: retAllow})
 	return bpf.Assemble(prog)
+}
+
+// dispatch lets a call no rule names through at once, by a binary search
+// over the numbers the rules name (A holds the number); a named one goes
+// on to the rules' blocks, which follow it. The kernel runs the filter
+// for every system call number when it loads it (to cache the ones it
+// always allows), and the linear blocks made that a third of a
+// millisecond of every confined start.
+func dispatch(nrs []uint32) []bpf.Instruction {
+	slices.Sort(nrs)
+	nrs = slices.Compact(nrs)
+	var out []bpf.Instruction
+	var toRules []int // jumps to the blocks, filled in at the end
+	var tree func(set []uint32)
+	tree = func(set []uint32) {
+		if len(set) <= 4 {
+			for _, v := range set {
+				out = append(out, bpf.JumpIf{Cond: bpf.JumpEqual, Val: v, SkipFalse: 1})
+				toRules = append(toRules, len(out))
+				out = append(out, bpf.Jump{})
+			}
+			out = append(out, bpf.RetConstant{Val: retAllow})
+			return
+		}
+		mid := len(set) / 2
+		// A >= set[mid]: the upper half, past the jump and the lower half.
+		out = append(out, bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: set[mid], SkipFalse: 1})
+		over := len(out)
+		out = append(out, bpf.Jump{})
+		tree(set[:mid])
+		out[over] = bpf.Jump{Skip: uint32(len(out) - over - 1)}
+		tree(set[mid:])
+	}
+	tree(nrs)
+	for _, i := range toRules {
+		out[i] = bpf.Jump{Skip: uint32(len(out) - i - 1)}
+	}
+	return out
 }
 
 // loadFilter installs the filter on the calling thread, the one that will
