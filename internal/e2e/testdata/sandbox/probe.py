@@ -55,12 +55,15 @@ def tmpdir_exec():
 
 def ptrace_child():
     # A process of the same Landlock domain, which Landlock lets it trace.
-    child = subprocess.Popen(["sleep", "30"])
+    # It ends when its input does, not by a signal: a confined command may
+    # not signal a pid (the filter cannot tell its own children from other
+    # processes), and a refused kill must not pass for a refused ptrace.
+    child = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
     try:
         libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
         check(libc.ptrace(0x4206, child.pid, None, None))  # PTRACE_SEIZE
     finally:
-        child.kill()
+        child.stdin.close()
         child.wait()
 
 def memfd_exec():
