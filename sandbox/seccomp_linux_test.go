@@ -43,19 +43,7 @@ func TestFilter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		prog, ok := bpf.Disassemble(raw)
-		if !ok {
-			t.Fatal("the filter does not disassemble")
-		}
-		vm, err := bpf.NewVM(prog)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := vm.Run(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return uint32(v)
+		return runFilter(t, raw, data)
 	}
 	run := func(l Level, data []byte) uint32 { t.Helper(); return runOn(unscoped, l, data) }
 	allow, eperm, eacces, enosys := uint32(retAllow), retErrno|uint32(unix.EPERM), retErrno|uint32(unix.EACCES), retErrno|uint32(unix.ENOSYS)
@@ -219,22 +207,7 @@ func TestFilter(t *testing.T) {
 // arguments that each rule's tests look at, the filter answers as the
 // blocks alone do.
 func TestDispatchAnswersAsTheBlocks(t *testing.T) {
-	runRaw := func(raw []bpf.RawInstruction, data []byte) uint32 {
-		t.Helper()
-		prog, ok := bpf.Disassemble(raw)
-		if !ok {
-			t.Fatal("the filter does not disassemble")
-		}
-		vm, err := bpf.NewVM(prog)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := vm.Run(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return uint32(v)
-	}
+	runRaw := func(raw []bpf.RawInstruction, data []byte) uint32 { t.Helper(); return runFilter(t, raw, data) }
 	args := [][]uint64{
 		{0, 0, 0, 0, 0, 0},
 		{1, 1, 1, 1, 1, 1},
@@ -270,4 +243,23 @@ func TestDispatchAnswersAsTheBlocks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runFilter runs a filter in the package's BPF interpreter on one
+// seccomp_data and returns its answer.
+func runFilter(t *testing.T, raw []bpf.RawInstruction, data []byte) uint32 {
+	t.Helper()
+	prog, ok := bpf.Disassemble(raw)
+	if !ok {
+		t.Fatal("the filter does not disassemble")
+	}
+	vm, err := bpf.NewVM(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := vm.Run(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return uint32(v)
 }
