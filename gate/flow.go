@@ -36,6 +36,14 @@ type textFlow struct {
 	outputs []string
 	// parses counts the "bash -c" scripts read, up to maxParses.
 	parses int
+	// read are the names some word read before, in the order bash runs
+	// the text: a later assignment of another value does not reach them
+	// ("rm -rf /usr$X; X=x" removes /usr).
+	read map[string]bool
+	// outer is the reach of the statement whose text is being read (a
+	// "bash -c" string runs in a shell of its own: none of its
+	// assignments reach after it; eval's run where eval runs).
+	outer shparse.Reach
 }
 
 // maxFlowDirs bounds the directories a text's cd commands are followed
@@ -57,12 +65,43 @@ func readFlow(s *shparse.Script, p Paths) (fl *textFlow) {
 			fl = &textFlow{cd: true, dirUnknown: true, unknown: map[string]bool{"": true}}
 		}
 	}()
-	fl = &textFlow{script: s, vars: map[string]string{}, unknown: map[string]bool{}}
+	fl = &textFlow{script: s, vars: map[string]string{}, unknown: map[string]bool{}, read: map[string]bool{}}
 	fl.form(p, s.Form(), 0)
 	if len(fl.vars) == 0 && len(fl.unknown) == 0 && !fl.cd && len(fl.outputs) == 0 {
 		return nil
 	}
 	return fl
+}
+
+// nested reads the form of a text a command runs as a script (via is
+// [shparse.Nested.Via]): eval's and trap's in the shell they run in, so
+// in the scope of their statement st; any other's in a shell of its own,
+// whose assignments reach nothing after it. A shell of its own sees the
+// text's variables only when exported: a name the text assigns and the
+// child reads is unknown ("X=x; bash -c 'rm -rf /usr$X'" removes /usr).
+// written says the text is the one the command's words hold, not one
+// spelled with the outer text's variables, which the outer shell puts in.
+func (fl *textFlow) nested(p Paths, st *shparse.Stmt, f *shparse.Form, via string, written bool, depth int) {
+	outer, read := fl.outer, fl.read
+	defer func() { fl.outer = outer }()
+	same := via == "eval" || via == "trap"
+	if same {
+		fl.outer = st.Scope.Within(outer)
+	} else {
+		fl.outer = shparse.ReachInside
+		fl.read = map[string]bool{}
+	}
+	fl.form(p, f, depth)
+	if same {
+		return
+	}
+	for name := range fl.read {
+		if _, assigned := fl.vars[name]; (assigned || name == "") && written {
+			fl.unknown[name] = true
+		}
+		read[name] = true
+	}
+	fl.read = read
 }
 
 // form reads a form's statements in the order bash meets them: a
@@ -100,6 +139,7 @@ func (fl *textFlow) stmt(p Paths, st *shparse.Stmt, depth int) {
 			substs(a.Substs)
 		}
 	}
+	fl.reads(st)
 	switch st.Kind {
 	case shparse.KindUnknown:
 		fl.cd, fl.dirUnknown = true, true
@@ -158,18 +198,56 @@ func (fl *textFlow) stmt(p Paths, st *shparse.Stmt, depth int) {
 	}
 }
 
-// assign records NAME=value.
+// reads records the names the statement's own words read (not those of
+// the statements inside it, which are read in their turn).
+func (fl *textFlow) reads(st *shparse.Stmt) {
+	ws := slices.Clone(st.Args)
+	ws = append(ws, st.Inner...)
+	for _, a := range st.Assigns {
+		if a.Value != nil {
+			ws = append(ws, a.Value)
+		}
+		ws = append(ws, a.Elems...)
+	}
+	for _, r := range st.Redirs {
+		if r.Target != nil {
+			ws = append(ws, r.Target)
+		}
+		if r.Heredoc != nil {
+			ws = append(ws, r.Heredoc)
+		}
+	}
+	for _, w := range ws {
+		for _, prm := range w.Params() {
+			fl.read[prm.Name] = true
+			if prm.Excl {
+				fl.read[""] = true
+			}
+		}
+	}
+}
+
+// assign records NAME=value: a value known for the rest of the text
+// only when bash's scoping lets it reach all of it ([shparse.Reach])
+// and no word read the name before with another value; unknown
+// otherwise.
 func (fl *textFlow) assign(p Paths, a *shparse.Assign) {
 	if a.Name == "" || a.Naked {
 		return
 	}
 	name := a.Name
-	if a.Array || a.Value == nil {
+	if a.Array || a.Value == nil || a.Reach.Within(fl.outer) != shparse.ReachRest {
 		fl.unknown[name] = true
 		return
 	}
 	v, ok := fl.value(p, a.Value)
 	if !ok {
+		fl.unknown[name] = true
+		return
+	}
+	if old, seen := fl.vars[name]; (fl.read[name] || fl.read[""]) && (!seen || old != v) {
+		// A word before it read the name's value from the environment
+		// or an earlier assignment: one value does not say both.
 		fl.unknown[name] = true
 		return
 	}
@@ -219,9 +297,12 @@ func (fl *textFlow) value(p Paths, w *shparse.Word) (string, bool) {
 	return t, true
 }
 
-// call records the directory changes of one command and reads the
-// script it runs as a text of its own.
+// call records the directory change of one command (the form's
+// [shparse.Stmt.Cd]) and reads the script it runs as a text of its own.
 func (fl *textFlow) call(p Paths, c *shparse.Stmt, depth int) {
+	if c.Cd != nil {
+		fl.changeDir(p, *c.Cd)
+	}
 	var argv []string
 	for _, w := range c.Args {
 		if t, ok := w.Template(); ok {
@@ -242,10 +323,6 @@ func (fl *textFlow) call(p Paths, c *shparse.Stmt, depth int) {
 		return
 	}
 	switch argv[0] {
-	case "cd", "pushd":
-		fl.changeDir(p, argv)
-	case "popd":
-		fl.cd, fl.dirUnknown = true, true
 	case "read", "mapfile", "readarray", "getopts", "printf", "unset":
 		// They assign (or remove) the names among their words.
 		for _, a := range argv[1:] {
@@ -256,12 +333,12 @@ func (fl *textFlow) call(p Paths, c *shparse.Stmt, depth int) {
 	}
 	// The text it runs: the form's reading, or a -c string spelled with
 	// the text's variables ("D=/; bash -c \"cd $D\""), read as its template.
-	text := ""
+	text, via, written := "", "", false
 	switch {
 	case c.Nested != nil:
-		text = c.Nested.Text
+		text, via, written = c.Nested.Text, c.Nested.Via, true
 	case len(argv) >= 3 && isShell(argv[0]) && argv[1] == "-c":
-		text = argv[2]
+		text, via = argv[2], "-c"
 	}
 	if depth < maxNesting && text != "" {
 		if fl.parses++; fl.parses > maxParses {
@@ -269,29 +346,27 @@ func (fl *textFlow) call(p Paths, c *shparse.Stmt, depth int) {
 			return
 		}
 		if sub := fl.script.Of(text); sub.Err == nil {
-			fl.form(p, sub.Form(), depth+1)
+			fl.nested(p, c, sub.Form(), via, written, depth+1)
 		}
 	}
 }
 
-// changeDir follows "cd DIR" or "pushd DIR" from the last directory the
-// text went to; a change whose target cannot be known (ReadCd) makes
-// every later directory unknown.
-func (fl *textFlow) changeDir(p Paths, argv []string) {
+// changeDir follows a directory change from the last directory the text
+// went to, its words read with the text's own variables put in first
+// ("D=sub; cd $D"); a change whose target cannot be known makes every
+// later directory unknown.
+func (fl *textFlow) changeDir(p Paths, cd shparse.Cd) {
 	fl.cd = true
 	q := p
 	q.flow = fl
-	// The text's own variables are put in first ("D=sub; cd $D"); the
-	// words are then read as cd reads them (ReadCd).
-	words := make([]string, len(argv))
-	for i, w := range argv {
-		words[i] = q.substitute(w)
-		if e := q.expandVar(words[i]); e != words[i] {
-			words[i] = e
+	step := cd.Under(func(w string) string {
+		v := q.substitute(w)
+		if e := q.expandVar(v); e != v {
+			v = e
 		}
-	}
-	step, ok := ReadCd(words)
-	if !ok || step.Unknown != "" || len(fl.dirs) >= maxFlowDirs {
+		return v
+	})
+	if step.Unknown != "" || len(fl.dirs) >= maxFlowDirs {
 		fl.dirUnknown = true
 		return
 	}

@@ -45,6 +45,7 @@ func splitCompound(req Request, segs [][]string) (Decision, [][]string) {
 	}
 	var cmds [][]string
 	var args [][]Arg
+	var cds []*shparse.Cd
 	var why *Reason
 	var refused *Reason
 	var inputs []string
@@ -85,13 +86,9 @@ func splitCompound(req Request, segs [][]string) (Decision, [][]string) {
 				return
 			}
 			var a []Arg
-			name := ""
-			if len(st.Args) > 0 && st.Args[0].Static {
-				name = st.Args[0].Value
-			}
 			for i, w := range st.Args {
 				arg, r, ok := wordArg(w, i)
-				if e := w.Strict(); ok && e != "" && !expandsAsAlone(e, name, i) {
+				if e := w.Strict(); ok && e != "" && !expandsAsAlone(e, st.Cd != nil, i) {
 					r, ok = Reason{Check: CheckWords, Match: arg.Value, Message: fmt.Sprintf("word %d (%s) is not literal (%s)", i+1, arg.Value, e)}, false
 				}
 				if !ok {
@@ -109,7 +106,7 @@ func splitCompound(req Request, segs [][]string) (Decision, [][]string) {
 			for i := range a {
 				argv[i] = a[i].Value
 			}
-			cmds, args = append(cmds, argv), append(args, a)
+			cmds, args, cds = append(cmds, argv), append(args, a), append(cds, st.Cd)
 		default:
 			why = &Reason{Check: CheckWords, Match: construct(st), Message: "split mode: " + construct(st) + " is not allowed in a compound"}
 		}
@@ -135,7 +132,7 @@ func splitCompound(req Request, segs [][]string) (Decision, [][]string) {
 	var reasons []Reason
 	cd := cdTarget(req)
 	for i, argv := range cmds {
-		if i == 0 && cd != "" && len(argv) == 2 && argv[0] == "cd" {
+		if i == 0 && cd != "" && cds[0] != nil {
 			reasons = append(reasons, Reason{Check: CheckAllowlist, Match: "cd", Rule: "cd",
 				Message: "cd " + cd + ": the rest is judged from " + cd + " too"})
 			continue
@@ -231,14 +228,10 @@ func standardFD(s string) bool { return s == "0" || s == "1" || s == "2" }
 // they read a lone command's, from the directory the text's cd leads to.
 // The pieces of a compound that runs are read-only, so none of them makes
 // a file an earlier glob did not see. A brace, which makes more words,
-// the program's name, and the target of a cd, pushd or popd (where the
-// later pieces run) stay literal.
-func expandsAsAlone(kind, program string, i int) bool {
-	switch program {
-	case "cd", "pushd", "popd":
-		return false
-	}
-	return i > 0 && (kind == "glob" || kind == "tilde")
+// the program's name, and the words of a directory change (cd, where
+// the later pieces run) stay literal.
+func expandsAsAlone(kind string, cd bool, i int) bool {
+	return !cd && i > 0 && (kind == "glob" || kind == "tilde")
 }
 
 // cdTarget returns DIR when, in split mode, the text starts with "cd DIR"
@@ -270,26 +263,30 @@ func cdTarget(req Request) string {
 			st = st.Children[0]
 		}
 	}
-	if st.Kind != shparse.KindCall || len(st.Assigns) > 0 || len(st.Args) != 2 || len(st.Redirs) > 0 || st.Negated || st.Background {
+	if st.Kind != shparse.KindCall || len(st.Assigns) > 0 || len(st.Redirs) > 0 || st.Negated || st.Background || st.Cd == nil {
 		return ""
 	}
-	if v := st.Args[0]; !v.Static || v.Value != "cd" { // "c\d" is cd to bash
+	// The form's reading of the directory change: "cd DIR" with one
+	// word, not "builtin cd", "cd -P", pushd or popd.
+	if cd := st.Cd; cd.Stack() || len(st.Args) != 2 || cd.Physical || cd.Home || cd.Unknown != "" {
 		return ""
+	}
+	if v := st.Args[0]; !v.Static || strings.Contains(v.Value, "/") {
+		return "" // "/usr/bin/cd" runs in a process of its own
 	}
 	w := st.Args[1]
 	if w.Dynamic() != "" || w.Expansion(true) == "glob" || w.Expansion(true) == "brace" {
 		return ""
 	}
 	fields, err := w.Fields()
-	if err != nil || len(fields) != 1 {
+	if err != nil || len(fields) != 1 || fields[0] != st.Cd.Target {
 		return ""
 	}
-	dir := fields[0]
+	dir := st.Cd.Target
 	if strings.HasPrefix(dir, "-") {
 		return "" // an option, or "cd -": not a target
 	}
-	step, _ := ReadCd([]string{"cd", dir})
-	if step.Unknown != "" || step.LooksUp() && req.Paths.Vars["CDPATH"] != "" {
+	if st.Cd.LooksUp() && req.Paths.Vars["CDPATH"] != "" {
 		// "cd src" looks src up in CDPATH first: not known where.
 		return ""
 	}

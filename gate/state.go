@@ -39,10 +39,8 @@ func shellState(f *shparse.Form) string {
 	// project settings, "cat ~-/credentials" read ~/.aws).
 	changesDir, dirWord := false, ""
 	for st := range f.All() {
-		if st.Kind == shparse.KindCall && len(st.Args) > 0 && st.Args[0].Static {
-			if v := st.Args[0].Value; v == "cd" || v == "pushd" || v == "popd" {
-				changesDir = true
-			}
+		if st.Cd != nil {
+			changesDir = true
 		}
 	}
 	for w := range f.Words() {

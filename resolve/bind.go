@@ -49,7 +49,7 @@ func words(o Options, segments [][]string, fn func(r *resolver, w, c string)) (f
 	}
 	if cdMayLookUp(segments) {
 		for _, argv := range segments {
-			if len(argv) > 0 && changesDir(argv[0]) {
+			if len(argv) > 0 && changesDir(argv) {
 				followed = false
 			}
 		}

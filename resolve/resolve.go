@@ -53,6 +53,7 @@ import (
 	"github.com/agentgate/agentgate/allowlist"
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/fsutil"
+	"github.com/agentgate/agentgate/internal/shparse"
 )
 
 // Options are what a judgment needs besides the command.
@@ -131,7 +132,7 @@ func CheckDirs(o Options, commands [][]string, redirects []string) ([]gate.Reaso
 			if !slices.Contains(all, d) {
 				all = append(all, d)
 			}
-			if !changesDir(argv[0]) {
+			if !changesDir(argv) {
 				r.command(argv, 0)
 			}
 		}
@@ -453,7 +454,7 @@ func (r *resolver) dirs(commands [][]string) (dirs [][]string, complete bool) {
 	dirs = make([][]string, len(commands))
 	for i, argv := range commands {
 		dirs[i] = cur
-		if len(argv) == 0 || !changesDir(argv[0]) {
+		if len(argv) == 0 || !changesDir(argv) {
 			continue
 		}
 		if !followable(argv) {
@@ -482,28 +483,26 @@ func (r *resolver) dirs(commands [][]string) (dirs [][]string, complete bool) {
 }
 
 // followable reports whether a cd's target can be known from its words
-// (gate.ReadCd): cd with one plain word (or none), not pushd or popd, not
-// "cd -", no option agentgate does not read, no glob, brace, expansion or
-// quote left in the target.
+// (shparse.ReadCd, the form's reading): cd with one plain word (or
+// none), not pushd or popd, not "cd -", no option agentgate does not
+// read, no glob, brace, expansion or quote left in the target.
 func followable(argv []string) bool {
-	step, ok := gate.ReadCd(argv)
+	step, ok := shparse.ReadCd(argv)
 	return ok && step.Unknown == ""
 }
 
-// changesDir reports whether prog changes the shell's directory.
-func changesDir(prog string) bool {
-	switch path.Base(prog) {
-	case "cd", "pushd", "popd":
-		return true
-	}
-	return false
+// changesDir reports whether argv changes the shell's directory
+// (shparse.ReadCd: "command -p cd" does).
+func changesDir(argv []string) bool {
+	_, ok := shparse.ReadCd(argv)
+	return ok
 }
 
 // changeDir follows "cd DIR" between the parts of a compound (split
 // mode runs them in one shell), so that later words are resolved where
 // they run. A directory that cannot be known ("cd -", pushd, popd) asks.
 func (r *resolver) changeDir(argv []string) bool {
-	step, ok := gate.ReadCd(argv)
+	step, ok := shparse.ReadCd(argv)
 	if !ok {
 		return false
 	}

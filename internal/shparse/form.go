@@ -139,6 +139,13 @@ type Stmt struct {
 	// TEXT"), nil when none is seen. It is read widely: a reader follows
 	// it as a text that may run.
 	Nested *Nested
+	// Scope is how far what the statement does to the shell's own state
+	// (its assignments, a cd) reaches, as bash scopes it: see [Reach].
+	Scope Reach
+	// Cd is the directory change a simple command makes (cd, pushd,
+	// popd, behind "builtin" or "command [-p]"), read once ([ReadCd]);
+	// nil for any other statement.
+	Cd *Cd
 }
 
 // Argv is a simple command's words by their static values; ok is false
@@ -421,6 +428,50 @@ type Assign struct {
 	// Elems are an array's element and index words; their substitutions
 	// are in Substs.
 	Elems []*Word
+	// Reach is how far the value reaches: a prefix's only into its
+	// command's environment ([ReachCommand]), another as far as its
+	// statement's [Stmt.Scope].
+	Reach Reach
+}
+
+// Reach is how far a change to the shell's state (an assignment, a cd)
+// reaches in the text, as bash scopes it. Readers that keep one value of
+// a variable for the whole text take it as known only when it reaches
+// the rest of the text ([ReachRest]): any other makes the variable
+// unknown after it, so that what it names is judged on the ask side
+// ("(X=/); rm -rf /usr$X" and "true | X=x; rm -rf /usr$X" remove /usr).
+type Reach uint8
+
+// The reaches, from widest to narrowest. Their order is that of
+// [Reach.Within].
+const (
+	// ReachRest: run in the text's own shell, unconditionally, so it
+	// holds for the rest of the text ("X=1; ...", "cd d && ...": the
+	// first of && and ||, a { } block).
+	ReachRest Reach = iota
+	// ReachMaybe: run in the text's own shell or not, by a condition: the
+	// second of && or ||, the bodies and conditions of if, while, until,
+	// for and case, a function's body (it runs when called).
+	ReachMaybe
+	// ReachInside: run in a shell of its own, so nothing after it sees
+	// it: a subshell, an element of a pipeline, a background job, a
+	// coprocess, a substitution.
+	ReachInside
+	// ReachCommand: an assignment before a command ("X=1 cmd"), in that
+	// command's environment only: not in its own words, not after it.
+	ReachCommand
+)
+
+// Within is r as seen from inside a statement of scope outer: the
+// narrower of the two ([ReachCommand] stays itself).
+func (r Reach) Within(outer Reach) Reach {
+	if r == ReachCommand || outer <= r {
+		return r
+	}
+	if outer == ReachCommand {
+		return ReachInside
+	}
+	return outer
 }
 
 // Subst is a command, process or arithmetic substitution.
@@ -473,6 +524,9 @@ func buildForm(s *Script) (out *Form) {
 	// failed, so no reader takes the form for the whole text.
 	b := &builder{src: s.Text, owner: s}
 	out = &Form{Stmts: b.stmts(s.File.Stmts, 0)}
+	for _, st := range out.Stmts {
+		st.scope(ReachRest)
+	}
 	out.Err, out.Unknown = b.err, b.unknown
 	if s.Err != nil {
 		out.Err = s.Err.Error()
@@ -596,6 +650,7 @@ func (b *builder) command(c syntax.Command, depth int) *Stmt {
 			n.Args = append(n.Args, b.word(word, depth))
 		}
 		n.Nested = b.nested(n)
+		n.Cd = cdOf(n)
 		return n
 	case *syntax.BinaryCmd:
 		kind, ok := binKinds[c.Op]
@@ -835,6 +890,63 @@ func (b *builder) nested(n *Stmt) *Nested {
 		}
 	}
 	return nil
+}
+
+// scope sets the reach of the statement's changes to the shell's state,
+// and those of the statements inside it, as bash scopes them.
+func (s *Stmt) scope(r Reach) {
+	if s.Background || s.Kind == KindCoproc || s.Kind == KindSubshell {
+		r = ReachInside.Within(r)
+	}
+	s.Scope = r
+	inside := func(ss []*Subst) {
+		for _, sub := range ss {
+			for _, c := range sub.Stmts {
+				c.scope(ReachInside)
+			}
+		}
+	}
+	word := func(w *Word) {
+		if w != nil {
+			inside(w.Substs)
+		}
+	}
+	for _, a := range s.Assigns {
+		a.Reach = r
+		if s.Kind == KindCall && len(s.Args) > 0 {
+			a.Reach = ReachCommand
+		}
+		word(a.Value)
+		inside(a.Substs)
+	}
+	for _, w := range s.Args {
+		word(w)
+	}
+	inside(s.Substs)
+	for _, rd := range s.Redirs {
+		word(rd.Target)
+		word(rd.Heredoc)
+	}
+	switch s.Kind {
+	case KindAnd, KindOr:
+		s.Children[0].scope(r)
+		s.Children[1].scope(ReachMaybe.Within(r))
+	case KindPipe, KindPipeAll:
+		// bash runs each element of a pipeline in a subshell (lastpipe,
+		// which runs the last in this shell, is a shell option the
+		// text's readers ask about).
+		for _, c := range s.Children {
+			c.scope(ReachInside)
+		}
+	case KindBlock, KindTime, KindSubshell, KindCoproc:
+		for _, c := range s.Children {
+			c.scope(r)
+		}
+	default:
+		for _, c := range s.Children {
+			c.scope(ReachMaybe.Within(r))
+		}
+	}
 }
 
 // All visits every statement of the form in source order, parents before
