@@ -779,7 +779,7 @@ func forkBomb(s *shparse.Script, text string) (name string, ok bool, unread stri
 // "env sh -c ...", "eval ...": [shparse.Stmt.Nested]).
 func forkBombIn(s *shparse.Script, text string) (name string, ok bool, unread string) {
 	sc := s.Of(text)
-	if sc.File == nil {
+	if !sc.Form().Parsed {
 		if c := strings.ReplaceAll(text, " ", ""); strings.Contains(c, ":(){:|:&};:") {
 			return ":", true, ""
 		}

@@ -55,7 +55,7 @@ const maxFlowDirs = 64
 // -lc", eval, trap: [shparse.Stmt.Nested]). It returns nil when the text
 // does neither, so that the common case costs nothing more.
 func readFlow(s *shparse.Script, p Paths) (fl *textFlow) {
-	if s.File == nil {
+	if !s.Form().Parsed {
 		return nil
 	}
 	defer func() {
@@ -113,6 +113,14 @@ func (fl *textFlow) form(p Paths, f *shparse.Form, depth int) {
 	if f.Unknown {
 		fl.cd, fl.dirUnknown = true, true
 		fl.unknown[""] = true
+	}
+	for _, name := range f.Sets {
+		// "let X=0", "${X:=/}": computed when it runs ("?" is a name
+		// spelled otherwise: any).
+		if name == "?" {
+			name = ""
+		}
+		fl.unknown[name] = true
 	}
 	for _, st := range f.Stmts {
 		fl.stmt(p, st, depth)

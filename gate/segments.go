@@ -129,7 +129,7 @@ type collector struct {
 	full   bool
 	bytes  int  // of the words in out, against MaxSegmentBytes
 	braces bool // a brace expansion passed MaxBraceFields
-	// escape is a $'...' bash may read otherwise (shparse.UnreadableEscape)
+	// escape is a $'...' bash may read otherwise (shparse.Form.Escape)
 	escape string
 	// state is what changes how bash reads later words (shellState)
 	state string
@@ -157,8 +157,8 @@ func (c *collector) text(text string, depth int) {
 // file collects from text, read through its form (see [shparse.Form]).
 func (c *collector) file(text string, depth int) {
 	sc := c.script.Of(text)
-	if sc.File != nil && c.escape == "" && c.state == "" && c.tilde == "" {
-		if e := shparse.UnreadableEscape(sc.File); e != "" {
+	if f := sc.Form(); f.Parsed && c.escape == "" && c.state == "" && c.tilde == "" {
+		if e := f.Escape; e != "" {
 			// Its word is not read as bash reads it ($'\x{2e}env' is
 			// .env to bash): the text is judged incomplete, a sticky ask.
 			c.full, c.escape = true, e
@@ -194,7 +194,7 @@ func (c *collector) file(text string, depth int) {
 			c.text(t, depth+1)
 		}
 	}
-	if !c.raw && sc.File != nil {
+	if !c.raw && sc.Form().Parsed {
 		return
 	}
 	for _, argv := range splitSegments(text) {
@@ -847,7 +847,7 @@ func parsedSegments(sc *shparse.Script) (out [][]string, overBudget bool, unread
 			out = nil
 		}
 	}()
-	if sc.File == nil {
+	if !sc.Form().Parsed {
 		return nil, false, ""
 	}
 	f := sc.Form()

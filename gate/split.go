@@ -246,7 +246,7 @@ func cdTarget(req Request) string {
 		return ""
 	}
 	sc := req.Script.Of(req.Text)
-	if sc.File == nil {
+	if !sc.Form().Parsed {
 		return ""
 	}
 	f := sc.Form()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -39,6 +40,19 @@ type Form struct {
 	// Unknown is true when a statement the parse holds is not in the
 	// form: one of [KindUnknown], or past a bound.
 	Unknown bool
+	// Sets are the names the text assigns other than by an assignment
+	// ([Assign]): in arithmetic ("let X=0", "(( X++ ))", "$((X=1))") and
+	// by an expansion's default ("${X:=/}", "${X=/}"). Their values are
+	// computed when it runs.
+	Sets []string
+	// Parsed is set when the parser read the text, or the part of it
+	// before an error (Err): a form that is not Parsed holds nothing,
+	// and its readers read the text by its plain split instead.
+	Parsed bool
+	// Escape is where the text leaves what the form can say of its
+	// words: a $'...' holding an escape bash reads otherwise than the
+	// parser ($'\x{2e}env' is .env to bash), "" when none.
+	Escape string
 }
 
 // Complete reports whether the form says all of the text: it parsed, no
@@ -508,7 +522,7 @@ type formKey struct{}
 func buildForm(s *Script) (out *Form) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = &Form{Err: fmt.Sprintf("internal error while reading the parse: %v", r), Unknown: true}
+			out = &Form{Err: fmt.Sprintf("internal error while reading the parse: %v", r), Unknown: true, Parsed: s.File != nil}
 		}
 	}()
 	if s.File == nil {
@@ -523,10 +537,12 @@ func buildForm(s *Script) (out *Form) {
 	// catastrophic scan) judge the same statements; Err says the parse
 	// failed, so no reader takes the form for the whole text.
 	b := &builder{src: s.Text, owner: s}
-	out = &Form{Stmts: b.stmts(s.File.Stmts, 0)}
+	out = &Form{Stmts: b.stmts(s.File.Stmts, 0), Parsed: true}
 	for _, st := range out.Stmts {
 		st.scope(ReachRest)
 	}
+	out.Sets = setsOf(s.File)
+	out.Escape = unreadableEscape(s.File)
 	out.Err, out.Unknown = b.err, b.unknown
 	if s.Err != nil {
 		out.Err = s.Err.Error()
@@ -890,6 +906,44 @@ func (b *builder) nested(n *Stmt) *Nested {
 		}
 	}
 	return nil
+}
+
+// setsOf are the names a tree assigns in arithmetic or by an
+// expansion's default, in order, once each.
+func setsOf(f *syntax.File) []string {
+	var out []string
+	add := func(name string) {
+		name, _, _ = strings.Cut(name, "[")
+		if name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	target := func(x syntax.ArithmExpr) {
+		if w, ok := x.(*syntax.Word); ok {
+			add(w.Lit())
+		} else if x != nil {
+			add("?") // an assignment to a name spelled otherwise
+		}
+	}
+	for n := range syntax.Preorder(f) {
+		switch n := n.(type) {
+		case *syntax.BinaryArithm:
+			switch op := n.Op.String(); {
+			case op == "==" || op == "!=" || op == "<=" || op == ">=":
+			case strings.HasSuffix(op, "="):
+				target(n.X)
+			}
+		case *syntax.UnaryArithm:
+			if n.Op == syntax.Inc || n.Op == syntax.Dec {
+				target(n.X)
+			}
+		case *syntax.ParamExp:
+			if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) && n.Param != nil {
+				add(n.Param.Value)
+			}
+		}
+	}
+	return out
 }
 
 // scope sets the reach of the statement's changes to the shell's state,

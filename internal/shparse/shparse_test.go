@@ -128,6 +128,17 @@ func TestFormReadersDoNotWalk(t *testing.T) {
 				t.Errorf("%s imports the syntax tree; read the command's form (shparse.Script.Form) instead", fset.Position(imp.Pos()))
 			}
 		}
+		if reader == "hook" {
+			return // its events have a File of their own
+		}
+		// Nor is the tree handed to this package to walk for them
+		// (shparse.UnreadableEscape(sc.File) was: the form says it).
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "File" {
+				t.Errorf("%s reads a Script's syntax tree (.File); read its form (Form.Parsed, Form.Escape ...) instead", fset.Position(sel.Pos()))
+			}
+			return true
+		})
 	})
 	for _, r := range formReaders {
 		if !seen[r] {

@@ -64,7 +64,7 @@ func DescribePart(p syntax.WordPart) string {
 // UnreadableEscape returns the first $'...' in f whose escapes bash may
 // read otherwise than agentgate (see [plainANSIC]), or "" when none: a
 // text holding one cannot be read whole, so no mode may run it unasked.
-func UnreadableEscape(f *syntax.File) string {
+func unreadableEscape(f *syntax.File) string {
 	found := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if q, ok := n.(*syntax.SglQuoted); ok && found == "" && q.Dollar && !plainANSIC(q.Value) {
