@@ -83,6 +83,29 @@ func TestFlowHeld(t *testing.T) {
 		{`git submodule foreach git config core.pager x`, false},
 		{`git submodule foreach 'git config core.pager x'`, false},
 		{`parallel git config core.pager ::: x`, false},
+		// Issue 16: one environment, scoped as bash scopes it. Each was
+		// an ordinary ask, which bypass mode runs, while bash removes /usr.
+		{`command -p cd / && rm -rf usr`, true},
+		{`command -p -- cd / && rm -rf usr`, true},
+		{`builtin cd / && rm -rf usr`, true},
+		{`command cd /; rm -rf usr`, true},
+		{`X=x rm -rf /usr$X`, true},           // a prefix: the command's environment only
+		{`X=x true; rm -rf /usr$X`, true},     // ... and not after it
+		{`true | X=x ; rm -rf /usr$X`, true},  // a pipeline's element is a subshell
+		{`(X=x); rm -rf /usr$X`, true},        // a subshell
+		{`X=x & rm -rf /usr$X`, true},         // a background job
+		{`echo $(X=x); rm -rf /usr$X`, true},  // a substitution
+		{`f() { X=x; }; rm -rf /usr$X`, true}, // a function's body runs when called
+		{`rm -rf /usr$X; X=x`, true},          // read before it is assigned
+		{`true || X=x; rm -rf /usr$X`, true},  // one branch
+		{`if false; then X=x; fi; rm -rf /usr$X`, true},
+		{`X=x; bash -c 'rm -rf /usr$X'`, true},    // a child sees exported names only
+		{`bash -c "X=x"; rm -rf /usr$X`, true},    // and its assignments stay in it
+		{`(X=/; cd $X); rm -rf usr`, false},       // the cd's target is judged, unknown
+		{`X=/; (X=/tmp/); rm -rf ${X}usr`, false}, // two values
+		{`X=/tmp/; true && X=/; rm -rf ${X}usr`, false},
+		{`X=x; : $((X=1)); dd if=/dev/zero of=/dev/sda$X`, true},
+		{`X=x; let X=1; rm -rf /usr/lib$X`, false}, // arithmetic assigns: computed
 	}
 	for _, tt := range tests {
 		for _, split := range []bool{false, true} {
@@ -117,6 +140,14 @@ func TestFlowOrdinary(t *testing.T) {
 		`dd if=/dev/zero of=disk.img count=1`,
 		`cd /tmp && dd if=/dev/zero of=disk.img count=1`,
 		`cd "$(git rev-parse --show-toplevel)" && go test ./...`,
+		// Scoped assignments that reach: still ordinary.
+		`X=build && rm -rf $X`,
+		`eval X=build; rm -rf $X`,
+		`export X=build; rm -rf $X`,
+		`{ X=build; }; rm -rf $X`,
+		`X=build; (rm -rf $X)`,
+		`command cd sub && rm -rf build`,
+		`FOO=1 make test`,
 	} {
 		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: defaultPaths})
 		if d.Verdict() == gate.Deny || d.Sticky() {
