@@ -436,7 +436,9 @@ func (p Paths) substitute(word string) string {
 	}
 	return replaceVars(word, func(name string) (string, bool) {
 		v, ok := fl.vars[name]
-		return v, ok && !fl.unknown[name]
+		// unknown[""]: a name spelled at run time was assigned, which
+		// may be any.
+		return v, ok && !fl.unknown[name] && !fl.unknown[""]
 	}, nil)
 }
 

@@ -919,11 +919,17 @@ func setsOf(f *syntax.File) []string {
 		}
 	}
 	target := func(x syntax.ArithmExpr) {
+		name := "?" // an assignment to a name spelled otherwise: any
 		if w, ok := x.(*syntax.Word); ok {
-			add(w.Lit())
-		} else if x != nil {
-			add("?") // an assignment to a name spelled otherwise
+			if lit := w.Lit(); lit != "" {
+				name = lit
+			} else if len(w.Parts) == 1 {
+				if p, ok := w.Parts[0].(*syntax.ParamExp); ok && p.Param != nil && !p.Excl {
+					name = p.Param.Value // "a[1]" in arithmetic
+				}
+			}
 		}
+		add(name)
 	}
 	for n := range syntax.Preorder(f) {
 		switch n := n.(type) {

@@ -354,3 +354,57 @@ func TestFormOfPartialParse(t *testing.T) {
 		t.Error("a parse error is taken for a statement the form left out")
 	}
 }
+
+// TestFormReach: the form says how far each assignment reaches as bash
+// scopes it, what arithmetic and an expansion's default assign, and
+// where its text leaves what it can say of its words.
+func TestFormReach(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []Reach // of each assignment, in the order [Form.All] meets them
+	}{
+		{"X=1", []Reach{ReachRest}},
+		{"X=1 cmd", []Reach{ReachCommand}},
+		{"X=1 >f", []Reach{ReachRest}},
+		{"export X=1", []Reach{ReachRest}},
+		{"X=1 && Y=2", []Reach{ReachRest, ReachMaybe}},
+		{"X=1 || Y=2", []Reach{ReachRest, ReachMaybe}},
+		{"true | X=1", []Reach{ReachInside}},
+		{"(X=1)", []Reach{ReachInside}},
+		{"{ X=1; }", []Reach{ReachRest}},
+		{"X=1 &", []Reach{ReachInside}},
+		{"echo $(X=1)", []Reach{ReachInside}},
+		{"if true; then X=1; fi", []Reach{ReachMaybe}},
+		{"f() { X=1; }", []Reach{ReachMaybe}},
+		{"for i in a; do X=1; done", []Reach{ReachMaybe}},
+		{"true && (X=1)", []Reach{ReachInside}},
+		{"(true && X=1)", []Reach{ReachInside}},
+	} {
+		var got []Reach
+		for st := range Of(c.text).Form().All() {
+			for _, a := range st.Assigns {
+				got = append(got, a.Reach)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: reaches %v, want %v", c.text, got, c.want)
+		}
+	}
+	for text, want := range map[string][]string{
+		"let X=1 Y++":              {"X", "Y"},
+		"(( a[1]+=2 ))":            {"a"},
+		"echo $((X=1)) $((Y==1))":  {"X"},
+		": ${X:=/} ${Y=/} ${Z:-/}": {"X", "Y"},
+		"X=1; echo $X":             nil,
+	} {
+		if got := Of(text).Form().Sets; !slices.Equal(got, want) {
+			t.Errorf("%s: sets %v, want %v", text, got, want)
+		}
+	}
+	for text, want := range map[string]bool{`cat $'\x{2e}env'`: true, `cat $'\x2eenv'`: false, `cat .env`: false} {
+		f := Of(text).Form()
+		if (f.Escape != "") != want || !f.Parsed {
+			t.Errorf("%s: escape %q parsed %v, want an escape: %v", text, f.Escape, f.Parsed, want)
+		}
+	}
+}
