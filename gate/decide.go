@@ -87,7 +87,7 @@ func Decide(req Request) (d Decision) {
 	// parse and its form are made once.
 	req.Script = req.Script.Of(req.Text)
 	req.Paths.flow = readFlow(req.Script, req.Paths)
-	segs, limit := collect(req.Script, req.Text, req.Paths.substitute)
+	segs, limit := collect(req.Script, req.Text, req.Paths.substitute, req.Paths.expands)
 	segs = withVarsExpanded(segs, req.Paths)
 	complete := limit == ""
 	defer func() {

@@ -484,3 +484,18 @@ func (p Paths) unknownVar(word string) (tail string, ok bool) {
 	}
 	return tail, ok
 }
+
+// expands reports a name a reader of a word as a string puts a value in
+// for ([Paths.resolve], [Paths.substitute]): the home, one the
+// environment sets, one the text assigns.
+func (p Paths) expands(name string) bool {
+	if _, env := p.Vars[name]; env || name == "HOME" {
+		return true
+	}
+	fl := p.flow
+	if fl == nil {
+		return false
+	}
+	_, assigned := fl.vars[name]
+	return assigned || fl.unknown[name]
+}

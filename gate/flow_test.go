@@ -106,6 +106,13 @@ func TestFlowHeld(t *testing.T) {
 		{`X=/tmp/; true && X=/; rm -rf ${X}usr`, false},
 		{`X=x; : $((X=1)); dd if=/dev/zero of=/dev/sda$X`, true},
 		{`X=x; let X=1; rm -rf /usr/lib$X`, false}, // arithmetic assigns: computed
+		// A quoted $NAME is left as written by bash, and read as the
+		// variable by the path checks: a planted link named $HOME.
+		{`cat '$HOME'/notes`, false},
+		{`cat "\$HOME"/notes`, false},
+		{`cat '$'HOME/notes`, false},
+		{`D=a; cat '$D'/notes`, false},
+		{`X=build; rm -rf "$"X/`, false},
 	}
 	for _, tt := range tests {
 		for _, split := range []bool{false, true} {
@@ -148,6 +155,8 @@ func TestFlowOrdinary(t *testing.T) {
 		`X=build; (rm -rf $X)`,
 		`command cd sub && rm -rf build`,
 		`FOO=1 make test`,
+		`awk '{print $NF}' f`,
+		`sed '$d' f`,
 	} {
 		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: defaultPaths})
 		if d.Verdict() == gate.Deny || d.Sticky() {

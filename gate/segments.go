@@ -41,11 +41,8 @@ const maxWrapperWords = 6
 // wrappers (sudo, env, xargs ...) and directories stripped from the front.
 // limit names the bound that was reached when some were not collected:
 // "braces", "segments" or "bytes" ("" when none).
-func collect(s *shparse.Script, text string, subst ...func(string) string) (segs [][]string, limit string) {
-	c := collector{script: s, parses: 1, raw: true}
-	if len(subst) > 0 {
-		c.subst = subst[0]
-	}
+func collect(s *shparse.Script, text string, subst func(string) string, expands func(name string) bool) (segs [][]string, limit string) {
+	c := collector{script: s, parses: 1, raw: true, subst: subst, expands: expands}
 	c.file(text, 0)
 	switch {
 	case !c.full:
@@ -53,6 +50,8 @@ func collect(s *shparse.Script, text string, subst ...func(string) string) (segs
 		limit = "braces"
 	case c.escape != "":
 		limit = "escape " + c.escape
+	case c.dollar != "":
+		limit = "dollar " + c.dollar
 	case c.tilde != "":
 		limit = "tilde " + c.tilde
 	case c.state != "":
@@ -84,6 +83,10 @@ func incomplete(segs [][]string, limit string) Reason {
 	if e, ok := strings.CutPrefix(limit, "escape "); ok {
 		return Reason{Check: CheckText, Match: e,
 			Message: fmt.Sprintf("%s holds an escape that bash reads otherwise than agentgate (a NUL, \\x{...}, \\c), so what the text names cannot be known", e)}
+	}
+	if d, ok := strings.CutPrefix(limit, "dollar "); ok {
+		return Reason{Check: CheckText, Match: d,
+			Message: fmt.Sprintf("%s is quoted, so bash leaves it as written, while agentgate's path checks read it as the variable: what the word names cannot be known", d)}
 	}
 	if t, ok := strings.CutPrefix(limit, "tilde "); ok {
 		return Reason{Check: CheckText, Match: t,
@@ -133,6 +136,11 @@ type collector struct {
 	escape string
 	// state is what changes how bash reads later words (shellState)
 	state string
+	// dollar is a quoted "$NAME" whose name expands names: bash leaves
+	// it as written, and a reader of the word as a string does not
+	// ([shparse.Word.LiteralNames]).
+	dollar  string
+	expands func(name string) bool
 	// tilde is a word whose "~" bash reads otherwise than the gate
 	// (unreadTilde)
 	tilde string
@@ -157,11 +165,13 @@ func (c *collector) text(text string, depth int) {
 // file collects from text, read through its form (see [shparse.Form]).
 func (c *collector) file(text string, depth int) {
 	sc := c.script.Of(text)
-	if f := sc.Form(); f.Parsed && c.escape == "" && c.state == "" && c.tilde == "" {
+	if f := sc.Form(); f.Parsed && c.escape == "" && c.state == "" && c.tilde == "" && c.dollar == "" {
 		if e := f.Escape; e != "" {
 			// Its word is not read as bash reads it ($'\x{2e}env' is
 			// .env to bash): the text is judged incomplete, a sticky ask.
 			c.full, c.escape = true, e
+		} else if d := literalDollar(f, c.expands); d != "" {
+			c.full, c.dollar = true, d
 		} else if st := shellState(sc.Form()); st != "" {
 			c.full, c.state = true, st
 		} else if name := namedState(text); name != "" {
@@ -927,3 +937,20 @@ var wrappers = map[string]bool{
 }
 
 func isShell(prog string) bool { return shparse.IsShell(prog) }
+
+// literalDollar is the first quoted "$NAME" of the form's words
+// ([shparse.Word.LiteralNames]) whose name expands says a reader of
+// words as strings would put a value in for, "" when none.
+func literalDollar(f *shparse.Form, expands func(name string) bool) string {
+	if expands == nil {
+		return ""
+	}
+	for w := range f.Words() {
+		for _, name := range w.LiteralNames() {
+			if expands(name) {
+				return "$" + name + " in " + w.Text
+			}
+		}
+	}
+	return ""
+}

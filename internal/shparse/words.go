@@ -415,3 +415,61 @@ func unbackslash(s string, quoted bool) string {
 	}
 	return b.String()
 }
+
+// LiteralNames are the names a word spells as "$NAME" or "${NAME}" in
+// its literal text, quoted or escaped ('$HOME', "\$D", '$'HOME, $'\x24X'):
+// bash leaves them as written, while a reader of the word's value as a
+// string may take them for the variable (a red team's planted link named
+// "$HOME" was read by "cat '$HOME'/notes" while the home's notes were
+// judged). Expansions break the literal runs; none are read inside them.
+func (w *Word) LiteralNames() []string {
+	var names []string
+	var run strings.Builder
+	flush := func() {
+		s := run.String()
+		run.Reset()
+		for i := strings.IndexByte(s, '$'); i >= 0; {
+			rest := s[i+1:]
+			braced := strings.HasPrefix(rest, "{")
+			if braced {
+				rest = rest[1:]
+			}
+			n := 0
+			for n < len(rest) && (rest[n] == '_' || rest[n] >= 'A' && rest[n] <= 'Z' || rest[n] >= 'a' && rest[n] <= 'z' || n > 0 && rest[n] >= '0' && rest[n] <= '9') {
+				n++
+			}
+			if n > 0 && (!braced || strings.HasPrefix(rest[n:], "}")) {
+				names = append(names, rest[:n])
+			}
+			next := strings.IndexByte(s[i+1:], '$')
+			if next < 0 {
+				break
+			}
+			i += 1 + next
+		}
+	}
+	var walk func(parts []syntax.WordPart, quoted bool)
+	walk = func(parts []syntax.WordPart, quoted bool) {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				run.WriteString(unbackslash(p.Value, quoted))
+			case *syntax.SglQuoted:
+				if v, ok := Value(&syntax.Word{Parts: []syntax.WordPart{p}}); ok {
+					run.WriteString(v)
+				} else {
+					flush()
+				}
+			case *syntax.DblQuoted:
+				walk(p.Parts, true)
+			default:
+				flush()
+			}
+		}
+	}
+	if w.w != nil {
+		walk(w.w.Parts, false)
+	}
+	flush()
+	return names
+}

@@ -118,3 +118,33 @@ func TestTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralNames: the names a word spells as "$NAME" in text bash
+// leaves as written, and none it expands.
+func TestLiteralNames(t *testing.T) {
+	for text, want := range map[string][]string{
+		`'$HOME'/notes`: {"HOME"},
+		`"\$D"/x`:       {"D"},
+		`\$D`:           {"D"},
+		`'$'HOME`:       {"HOME"},
+		`'${X}'y`:       {"X"},
+		`$'\x24X'`:      {"X"},
+		`"$"X`:          {"X"},
+		`$HOME/notes`:   nil,
+		`"$HOME"`:       nil,
+		`'{print $1}'`:  nil,
+		`'$'$X`:         nil,
+		`'${X'`:         nil,
+		`'$a $b'`:       {"a", "b"},
+		`"\$HOME`:       nil, // does not parse: skipped below
+	} {
+		f := Of("echo " + text).Form()
+		if f.Err != "" {
+			continue
+		}
+		got := f.Stmts[0].Args[1].LiteralNames()
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: literal names %q, want %q", text, got, want)
+		}
+	}
+}
