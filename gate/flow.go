@@ -331,6 +331,12 @@ func (fl *textFlow) call(p Paths, c *shparse.Stmt, depth int) {
 		return
 	}
 	switch argv[0] {
+	case "source", ".":
+		// A file the gate does not read runs in this shell: it may
+		// assign any name and go anywhere ("X=/tmp/; . ./f; rm -rf
+		// ${X}usr", f holding "X=/").
+		fl.unknown[""] = true
+		fl.cd, fl.dirUnknown = true, true
 	case "read", "mapfile", "readarray", "getopts", "printf", "unset":
 		// They assign (or remove) the names among their words.
 		for _, a := range argv[1:] {

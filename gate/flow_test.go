@@ -113,6 +113,9 @@ func TestFlowHeld(t *testing.T) {
 		{`cat '$'HOME/notes`, false},
 		{`D=a; cat '$D'/notes`, false},
 		{`X=build; rm -rf "$"X/`, false},
+		// A sourced file may assign any name and cd anywhere.
+		{`X=/tmp/; . ./f; rm -rf ${X}usr`, false},
+		{`source ./f; rm -rf usr`, false},
 	}
 	for _, tt := range tests {
 		for _, split := range []bool{false, true} {
