@@ -99,8 +99,11 @@ func TestFlowHeld(t *testing.T) {
 		{`rm -rf /usr$X; X=x`, true},          // read before it is assigned
 		{`true || X=x; rm -rf /usr$X`, true},  // one branch
 		{`if false; then X=x; fi; rm -rf /usr$X`, true},
-		{`X=x; bash -c 'rm -rf /usr$X'`, true},    // a child sees exported names only
-		{`bash -c "X=x"; rm -rf /usr$X`, true},    // and its assignments stay in it
+		{`X=x; bash -c 'rm -rf /usr$X'`, true},   // a child sees exported names only
+		{`bash -c "X=x"; rm -rf /usr$X`, true},   // and its assignments stay in it
+		{`true | eval X=x; rm -rf /usr$X`, true}, // eval runs where it stands
+		{`X=x env rm -rf /usr$X`, true},
+		{`while X=x; false; do :; done; rm -rf /usr$X`, true},
 		{`(X=/; cd $X); rm -rf usr`, false},       // the cd's target is judged, unknown
 		{`X=/; (X=/tmp/); rm -rf ${X}usr`, false}, // two values
 		{`X=/tmp/; true && X=/; rm -rf ${X}usr`, false},
