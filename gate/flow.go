@@ -313,16 +313,7 @@ func (fl *textFlow) call(p Paths, c *shparse.Stmt, depth int) {
 	}
 	var argv []string
 	for _, w := range c.Args {
-		if t, ok := w.Template(); ok {
-			if w.Dynamic() == "" {
-				if fields, err := w.Fields(); err == nil && len(fields) == 1 {
-					t = fields[0]
-				}
-			}
-			argv = append(argv, t)
-		} else {
-			argv = append(argv, "$?") // computed at run time
-		}
+		argv = append(argv, w.Spelling()) // "$?" when computed at run time
 	}
 	for len(argv) > 0 && (argv[0] == "builtin" || argv[0] == "command") {
 		argv = argv[1:]

@@ -194,7 +194,7 @@ func (c Cd) LooksUp() bool {
 func cdOf(n *Stmt) *Cd {
 	var argv []string
 	for _, w := range n.Args {
-		argv = append(argv, w.spelling())
+		argv = append(argv, w.Spelling())
 	}
 	cd, ok := ReadCd(argv)
 	if !ok {
@@ -203,11 +203,11 @@ func cdOf(n *Stmt) *Cd {
 	return &cd
 }
 
-// spelling is the word as the flow of variables reads it: its one field
+// Spelling is the word as the flow of variables reads it: its one field
 // after quote removal and brace expansion when static, its template
 // ([Word.Template]) when it holds plain variables, "$?" (computed when it
 // runs) otherwise.
-func (w *Word) spelling() string {
+func (w *Word) Spelling() string {
 	t, ok := w.Template()
 	if !ok {
 		return "$?"
