@@ -116,6 +116,8 @@ func TestFlowHeld(t *testing.T) {
 		{`cat '$'HOME/notes`, false},
 		{`D=a; cat '$D'/notes`, false},
 		{`X=build; rm -rf "$"X/`, false},
+		{`bash -c "cat '\$HOME'/notes"`, false}, // quoted in the nested text too
+		{`sh -c 'cat "$0"/notes' '$HOME'`, false},
 		// A sourced file may assign any name and cd anywhere.
 		{`X=/tmp/; . ./f; rm -rf ${X}usr`, false},
 		{`source ./f; rm -rf usr`, false},
@@ -163,6 +165,7 @@ func TestFlowOrdinary(t *testing.T) {
 		`FOO=1 make test`,
 		`awk '{print $NF}' f`,
 		`sed '$d' f`,
+		`bash -c 'ls $HOME'`, // the nested shell expands it
 	} {
 		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: defaultPaths})
 		if d.Verdict() == gate.Deny || d.Sticky() {

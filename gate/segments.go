@@ -945,10 +945,36 @@ func literalDollar(f *shparse.Form, expands func(name string) bool) string {
 	if expands == nil {
 		return ""
 	}
-	for w := range f.Words() {
-		for _, name := range w.LiteralNames() {
-			if expands(name) {
-				return "$" + name + " in " + w.Text
+	for st := range f.All() {
+		var ws []*shparse.Word
+		for _, a := range st.Assigns {
+			if a.Value != nil {
+				ws = append(ws, a.Value)
+			}
+			ws = append(ws, a.Elems...)
+		}
+		for _, w := range st.Args {
+			if st.Nested != nil && w.Static && strings.Contains(st.Nested.Text, w.Value) {
+				// The text a shell runs ("bash -c 'ls $HOME'"): its $
+				// is the nested shell's to expand, and its own form is
+				// read in its turn.
+				continue
+			}
+			ws = append(ws, w)
+		}
+		ws = append(ws, st.Inner...)
+		for _, r := range st.Redirs {
+			for _, w := range []*shparse.Word{r.Target, r.Heredoc} {
+				if w != nil {
+					ws = append(ws, w)
+				}
+			}
+		}
+		for _, w := range ws {
+			for _, name := range w.LiteralNames() {
+				if expands(name) {
+					return "$" + name + " in " + w.Text
+				}
 			}
 		}
 	}
