@@ -194,7 +194,13 @@ func (c Cd) LooksUp() bool {
 func cdOf(n *Stmt) *Cd {
 	var argv []string
 	for _, w := range n.Args {
-		argv = append(argv, w.Spelling())
+		sp := w.Spelling()
+		if w.Static && strings.Contains(sp, "$") {
+			// A quoted "$" is a "$" ("cd '$D'" goes to a directory
+			// named $D): spelled so that no variable is put in for it.
+			sp = "$?"
+		}
+		argv = append(argv, sp)
 	}
 	cd, ok := ReadCd(argv)
 	if !ok {

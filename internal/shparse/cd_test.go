@@ -93,6 +93,8 @@ func TestFormCd(t *testing.T) {
 		{"cd $D", "?", "/tmp"},
 		{"cd \"$D/sub\"", "?", "/tmp/sub"},
 		{"cd $(echo /)", "?", "?"},
+		{"cd '$D'", "?", "?"},
+		{"cd \\$D", "?", "?"},
 		{"cd $E", "?", "?"},
 		{"pushd $D", "?", "/tmp"},
 		{"popd", "?", "?"},
@@ -116,7 +118,7 @@ func TestFormCd(t *testing.T) {
 		if st.Cd == nil {
 			continue
 		}
-		under := st.Cd.Under(func(w string) string { return strings.ReplaceAll(w, "${D}", "/tmp") })
+		under := st.Cd.Under(func(w string) string { return strings.NewReplacer("${D}", "/tmp", "$D", "/tmp").Replace(w) })
 		if got := show(&under); got != c.under {
 			t.Errorf("%s: under D=/tmp, cd %q, want %q", c.text, got, c.under)
 		}
