@@ -74,8 +74,9 @@ func readFlow(s *shparse.Script, p Paths) (fl *textFlow) {
 }
 
 // nested reads the form of a text a command runs as a script (via is
-// [shparse.Nested.Via]): eval's and trap's in the shell they run in, so
-// in the scope of their statement st; any other's in a shell of its own,
+// [shparse.Nested.Via]): eval's in the shell it runs in, so in the scope
+// of its statement st, and trap's there too but at a time no word says;
+// any other's in a shell of its own,
 // whose assignments reach nothing after it. A shell of its own sees the
 // text's variables only when exported: a name the text assigns and the
 // child reads is unknown ("X=x; bash -c 'rm -rf /usr$X'" removes /usr).
@@ -85,9 +86,15 @@ func (fl *textFlow) nested(p Paths, st *shparse.Stmt, f *shparse.Form, via strin
 	outer, read := fl.outer, fl.read
 	defer func() { fl.outer = outer }()
 	same := via == "eval" || via == "trap"
-	if same {
+	switch {
+	case via == "trap":
+		// A trap's action runs in this shell, but when a signal, an
+		// error or the end says: its assignments may or may not have
+		// run at any later word ("trap 'X=/tmp/' EXIT; rm -rf /usr$X").
+		fl.outer = shparse.ReachMaybe.Within(st.Scope.Within(outer))
+	case same:
 		fl.outer = st.Scope.Within(outer)
-	} else {
+	default:
 		fl.outer = shparse.ReachInside
 		fl.read = map[string]bool{}
 	}

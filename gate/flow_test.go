@@ -103,6 +103,8 @@ func TestFlowHeld(t *testing.T) {
 		{`bash -c "X=x"; rm -rf /usr$X`, true},   // and its assignments stay in it
 		{`true | eval X=x; rm -rf /usr$X`, true}, // eval runs where it stands
 		{`X=x env rm -rf /usr$X`, true},
+		{`trap "X=x" EXIT; rm -rf /usr$X`, true}, // a trap runs later
+		{`cd /; trap "X=/tmp/" EXIT; rm -rf ${X}usr`, true},
 		{`while X=x; false; do :; done; rm -rf /usr$X`, true},
 		{`(X=/; cd $X); rm -rf usr`, false},       // the cd's target is judged, unknown
 		{`X=/; (X=/tmp/); rm -rf ${X}usr`, false}, // two values
