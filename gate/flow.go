@@ -163,7 +163,10 @@ func (fl *textFlow) stmt(p Paths, st *shparse.Stmt, depth int) {
 		fl.call(p, st, depth)
 		assigns()
 	case shparse.KindDecl:
-		nameref := st.Name == "nameref"
+		// local outside a function fails and assigns nothing ("local
+		// X=x; rm -rf /usr$X" removes /usr), and inside one its value
+		// ends with the call: either way not a value for the rest.
+		nameref := st.Name == "nameref" || st.Name == "local"
 		for _, a := range st.Assigns {
 			if a.Naked && a.Name == "" && a.Value != nil {
 				// The option as bash reads it: declare -"n" is -n too.

@@ -23,7 +23,8 @@ func TestFlowHeld(t *testing.T) {
 		{`X=/usr; rm -rf ${X}/`, true},
 		{`export X=~; rm -rf $X`, true},
 		{`declare X=/usr; rm -rf ${X}`, true},
-		{`local X=/; rm -rf $X/*`, true},
+		{`local X=/; rm -rf $X/*`, false}, // local assigns nothing outside a function
+		{`local X=x; rm -rf /usr$X`, true},
 		{`X=/; Y=$X/usr; rm -rf $Y`, true},
 		{`X=~; bash -c "rm -rf $X"`, true},
 		{`X=sda; dd if=/dev/zero of=/dev/$X`, true},
