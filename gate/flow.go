@@ -166,20 +166,23 @@ func (fl *textFlow) stmt(p Paths, st *shparse.Stmt, depth int) {
 		// local outside a function fails and assigns nothing ("local
 		// X=x; rm -rf /usr$X" removes /usr), and inside one its value
 		// ends with the call: either way not a value for the rest.
-		nameref := st.Name == "nameref" || st.Name == "local"
+		// An option other than -x, -r and -g (and their +) changes what
+		// a value becomes: -n a name for another, -i arithmetic, -l and
+		// -u the case ("declare -l X=/USR; rm -rf $X" removes /usr), -a
+		// and -A arrays; one not spelled plainly may be any of them.
+		unread := st.Name == "nameref" || st.Name == "local"
 		for _, a := range st.Assigns {
 			if a.Naked && a.Name == "" && a.Value != nil {
 				// The option as bash reads it: declare -"n" is -n too.
-				opt := a.Value.Text
-				if a.Value.Static {
-					opt = a.Value.Value
-				}
-				if strings.HasPrefix(opt, "-") && strings.ContainsAny(opt, "n") {
-					nameref = true
+				opt := a.Value.Value
+				if !a.Value.Literal() {
+					unread = true
+				} else if (strings.HasPrefix(opt, "-") || strings.HasPrefix(opt, "+")) && strings.Trim(opt[1:], "xrg") != "" {
+					unread = true
 				}
 			}
 		}
-		if nameref {
+		if unread {
 			for _, a := range st.Assigns {
 				if a.Name != "" {
 					fl.unknown[a.Name] = true

@@ -25,6 +25,9 @@ func TestFlowHeld(t *testing.T) {
 		{`declare X=/usr; rm -rf ${X}`, true},
 		{`local X=/; rm -rf $X/*`, false}, // local assigns nothing outside a function
 		{`local X=x; rm -rf /usr$X`, true},
+		{`declare -l X=/USR; rm -rf $X`, false}, // -l lowers the value
+		{`typeset -u X=/usr/lib; rm -rf ${X,,}`, false},
+		{`declare -i X; X=x; rm -rf /usr/lib$X`, false},
 		{`X=/; Y=$X/usr; rm -rf $Y`, true},
 		{`X=~; bash -c "rm -rf $X"`, true},
 		{`X=sda; dd if=/dev/zero of=/dev/$X`, true},
@@ -169,6 +172,7 @@ func TestFlowOrdinary(t *testing.T) {
 		`awk '{print $NF}' f`,
 		`sed '$d' f`,
 		`bash -c 'ls $HOME'`, // the nested shell expands it
+		`declare -rx X=build; rm -rf $X`,
 	} {
 		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: defaultPaths})
 		if d.Verdict() == gate.Deny || d.Sticky() {
