@@ -127,6 +127,8 @@ func TestFlowHeld(t *testing.T) {
 		// A sourced file may assign any name and cd anywhere.
 		{`X=/tmp/; . ./f; rm -rf ${X}usr`, false},
 		{`source ./f; rm -rf usr`, false},
+		{`BASH_ENV=./f bash -c 'rm -rf usr'`, false}, // every bash runs f first
+		{`export BASH_ENV=./f; bash -c 'rm -rf usr'`, false},
 	}
 	for _, tt := range tests {
 		for _, split := range []bool{false, true} {

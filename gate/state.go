@@ -233,9 +233,11 @@ func value(w *shparse.Word) string {
 }
 
 // stateNames are the variables whose value changes how bash reads the
-// words after them, or where cd and "~" lead.
+// words after them, or where cd and "~" lead; and BASH_ENV, a file that
+// every bash the text starts runs first ("BASH_ENV=./f bash -c 'rm -rf
+// usr'", f holding "cd /", removes /usr).
 var stateNames = []string{"IFS", "GLOBIGNORE", "BASHOPTS", "SHELLOPTS", "POSIXLY_CORRECT", "PS4", "PROMPT_COMMAND",
-	"HOME", "PWD", "OLDPWD"}
+	"HOME", "PWD", "OLDPWD", "BASH_ENV"}
 
 // namedState finds, in text with its quotes and backslashes taken out,
 // one of stateNames used other than read as "$NAME" or "${NAME...}"
