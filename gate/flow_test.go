@@ -175,6 +175,8 @@ func TestFlowOrdinary(t *testing.T) {
 		`sed '$d' f`,
 		`bash -c 'ls $HOME'`, // the nested shell expands it
 		`declare -rx X=build; rm -rf $X`,
+		"cat > run.sh <<'EOF'\ncd $HOME\nEOF", // a body is not a name
+		`X=a; grep -c x <<< '$X'`,
 	} {
 		d := gate.Decide(gate.Request{Text: cmd, Rules: allowlist.Defaults(), Paths: defaultPaths})
 		if d.Verdict() == gate.Deny || d.Sticky() {

@@ -964,10 +964,11 @@ func literalDollar(f *shparse.Form, expands func(name string) bool) string {
 		}
 		ws = append(ws, st.Inner...)
 		for _, r := range st.Redirs {
-			for _, w := range []*shparse.Word{r.Target, r.Heredoc} {
-				if w != nil {
-					ws = append(ws, w)
-				}
+			// A here-document's body and a here-string are text a
+			// program reads, not a name: "cat > run.sh <<'EOF'" may
+			// hold a $HOME.
+			if r.Target != nil && r.Heredoc == nil && r.Op != "<<<" {
+				ws = append(ws, r.Target)
 			}
 		}
 		for _, w := range ws {
